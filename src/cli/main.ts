@@ -1,0 +1,87 @@
+/**
+ * The `mediagate` command line: start the service, migrate the schema, manage keys and credits.
+ *   mediagate start all
+ *   mediagate migrate
+ *   mediagate keys create --name N --scopes requests:read,requests:write --credits 1000 [--email E] [--plan P] [--json]
+ *   mediagate keys list [--json]
+ *   mediagate keys revoke <key id or prefix>
+ *   mediagate credits grant --key <key id or prefix> --amount N
+ */
+import { parseArgs } from 'node:util';
+import { loadSettings, SettingsError } from '../kernel/config/index.js';
+import { ManifestError } from '../kernel/manifests/index.js';
+import { runAdminCommand } from './admin-commands.js';
+import { startService } from './serve.js';
+
+const usage = `usage:
+  mediagate start all
+  mediagate migrate
+  mediagate keys create --name N [--scopes requests:read,requests:write] [--credits N] [--email E] [--plan P] [--json]
+  mediagate keys list [--json]
+  mediagate keys revoke <key id or prefix>
+  mediagate credits grant --key <key id or prefix> --amount N`;
+
+async function main(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      scopes: { type: 'string' },
+      credits: { type: 'string' },
+      email: { type: 'string' },
+      plan: { type: 'string' },
+      key: { type: 'string' },
+      amount: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help || positionals.length === 0) {
+    process.stdout.write(`${usage}\n`);
+    return values.help ? 0 : 2;
+  }
+  const settings = loadSettings();
+  const [command, sub] = positionals;
+  if (command === 'start') {
+    if (sub !== undefined && sub !== 'all') {
+      process.stderr.write(`mediagate start ${sub}: only "all" (API + worker in one process, embedded queue) is available in this version\n`);
+      return 2;
+    }
+    const service = await startService(settings);
+    const { log } = service.gateway;
+    if (service.devKey?.created) {
+      // Printed once, on the first start only; the same key is in the file for later.
+      process.stdout.write(`\nDevelopment API key (shown once; also saved to ${service.devKey.keyFile}):\n  ${service.devKey.plaintext}\n\n`);
+    }
+    log.info({ url: service.url, publicUrl: settings.server.public_url, operations: service.gateway.registry.names().length }, 'mediagate is serving');
+    const shutdown = (signal: string) => {
+      log.info({ signal }, 'shutting down');
+      service.stop().then(
+        () => process.exit(0),
+        (error) => {
+          log.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    };
+    process.once('SIGINT', () => shutdown('SIGINT'));
+    process.once('SIGTERM', () => shutdown('SIGTERM'));
+    return -1;
+  }
+  return runAdminCommand(settings, positionals, values);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (error) => {
+    if (error instanceof SettingsError || error instanceof ManifestError) {
+      process.stderr.write(`mediagate: ${error.message}\n`);
+      process.exit(78);
+    }
+    process.stderr.write(`mediagate: ${(error as Error).stack ?? String(error)}\n`);
+    process.exit(1);
+  },
+);

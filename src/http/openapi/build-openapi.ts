@@ -1,0 +1,182 @@
+/**
+ * Builds the OpenAPI 3.1 document from the manifests: one create schema per operation, discriminated by
+ * `operation`, one output schema per operation, and the shared request/accepted/status/problem shapes.
+ */
+import { errorCatalogue } from '../../kernel/errors/index.js';
+import type { OperationRegistry } from '../../kernel/manifests/index.js';
+import { apiDecisions } from './decisions.js';
+
+type Schema = Record<string, unknown>;
+
+const schemaName = (operation: string, kind: 'Create' | 'Output') => `${kind}_${operation.replace(/\./g, '_')}`;
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+export function buildOpenApiDocument(registry: OperationRegistry, publicUrl: string): Schema {
+  const definitions = registry.all();
+  const schemas: Record<string, Schema> = {};
+  for (const definition of definitions) {
+    const { manifest } = definition;
+    const models = Object.entries(manifest.routing.models).map(([value, route]) => {
+      const notes = [route.label ?? route.vendor_model, route.disabled ? `disabled: ${route.disabled}` : '', route.deprecated ? `deprecated: ${route.deprecated.message}` : ''];
+      return `\`${value}\` (${notes.filter(Boolean).join('; ')})`;
+    });
+    schemas[schemaName(manifest.operation, 'Create')] = {
+      type: 'object',
+      title: manifest.operation,
+      description: `${manifest.summary}\n\nModels: ${models.join(', ')}.`,
+      required: ['operation', 'input'],
+      additionalProperties: false,
+      ...(manifest.deprecated ? { deprecated: true } : {}),
+      properties: {
+        operation: { const: manifest.operation },
+        input: manifest.input,
+        webhook_url: { type: 'string', format: 'uri', description: 'Receives a delivery when the request reaches a terminal state.' },
+      },
+      ...(manifest.examples?.length ? { examples: manifest.examples.map((input) => ({ operation: manifest.operation, input })) } : {}),
+    };
+    schemas[schemaName(manifest.operation, 'Output')] = { title: `${manifest.operation} output`, ...manifest.output };
+  }
+
+  Object.assign(schemas, {
+    CreateRequest: {
+      oneOf: definitions.map((definition) => ref(schemaName(definition.name, 'Create'))),
+      discriminator: {
+        propertyName: 'operation',
+        mapping: Object.fromEntries(definitions.map((definition) => [definition.name, `#/components/schemas/${schemaName(definition.name, 'Create')}`])),
+      },
+    },
+    AcceptedResponse: {
+      type: 'object',
+      required: ['id', 'status', 'operation', 'poll_after_ms', 'urls'],
+      properties: {
+        id: { type: 'string', pattern: '^req_' },
+        status: { const: 'queued' },
+        operation: { type: 'string', enum: registry.names() },
+        poll_after_ms: { type: 'integer', minimum: 0 },
+        urls: { type: 'object', required: ['get'], properties: { get: { type: 'string', format: 'uri' } } },
+      },
+    },
+    RequestObject: {
+      type: 'object',
+      required: ['id', 'operation', 'status', 'billableCredits', 'createdAtMs', 'startedAtMs', 'completedAtMs', 'errorMessage', 'output'],
+      properties: {
+        id: { type: 'string', pattern: '^req_' },
+        operation: { type: 'string', enum: registry.names() },
+        status: { enum: ['queued', 'processing', 'succeeded', 'failed'] },
+        billableCredits: { type: 'integer' },
+        createdAtMs: { type: 'integer' },
+        startedAtMs: { type: ['integer', 'null'] },
+        completedAtMs: { type: ['integer', 'null'] },
+        errorMessage: { type: ['string', 'null'] },
+        output: {
+          description: 'Empty while queued; task metadata (task_id, status, provider, model) while processing; the operation output on success.',
+          anyOf: [{ type: 'object' }, ...definitions.map((definition) => ref(schemaName(definition.name, 'Output')))],
+        },
+        input: { type: ['object', 'null'], description: 'The submitted input (after defaults), kept for the retention period.' },
+        urls: { type: 'object', properties: { get: { type: 'string', format: 'uri' } } },
+      },
+    },
+    StatusResponse: {
+      type: 'object',
+      required: ['ok', 'status', 'message', 'creditsRemaining', 'credits', 'account', 'apiKey', 'serverTime'],
+      properties: {
+        ok: { type: 'boolean' },
+        status: { const: 'ok' },
+        message: { type: 'string' },
+        creditsRemaining: { type: 'integer' },
+        credits: { type: 'object', required: ['remaining'], properties: { remaining: { type: 'integer' } } },
+        account: { type: 'object', properties: { email: { type: 'string', format: 'email' }, plan: { type: 'string' } } },
+        apiKey: { type: 'object', properties: { name: { type: 'string' }, scopes: { type: 'array', items: { enum: ['requests:read', 'requests:write'] } } } },
+        serverTime: { type: 'string', format: 'date-time' },
+      },
+    },
+    Problem: {
+      type: 'object',
+      description: 'RFC 9457 problem details. `code` is stable; see docs/errors.md.',
+      required: ['type', 'title', 'status', 'detail', 'code'],
+      properties: {
+        type: { type: 'string', format: 'uri' },
+        title: { type: 'string' },
+        status: { type: 'integer' },
+        detail: { type: 'string' },
+        code: { enum: Object.keys(errorCatalogue) },
+        instance: { type: 'string' },
+        errors: {
+          type: 'array',
+          items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string', description: 'JSON pointer into the request body' }, message: { type: 'string' } } },
+        },
+      },
+    },
+  });
+
+  const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: ref('Problem') } } });
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'mediagate',
+      version: '1.0.0',
+      description: `Asynchronous media generation: submit an operation, poll the request until it succeeds or fails.\n${apiDecisions}`,
+    },
+    servers: [{ url: publicUrl }],
+    security: [{ apiKey: [] }],
+    components: {
+      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
+      schemas,
+    },
+    paths: {
+      '/api/v1/status': {
+        get: {
+          operationId: 'getStatus',
+          summary: 'Validate the API key and show the credit balance',
+          responses: { '200': { description: 'The key is valid', content: { 'application/json': { schema: ref('StatusResponse') } } }, '401': problem('Key missing, invalid or revoked') },
+        },
+      },
+      '/api/v1/requests': {
+        post: {
+          operationId: 'createRequest',
+          summary: 'Submit an operation',
+          parameters: [
+            { name: 'x-idempotency-key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255 }, description: 'Makes the create safe to retry (Stripe semantics).' },
+          ],
+          requestBody: { required: true, content: { 'application/json': { schema: ref('CreateRequest') } } },
+          responses: {
+            '202': {
+              description: 'Accepted; poll `urls.get`',
+              headers: {
+                'Idempotent-Replayed': { schema: { const: 'true' }, description: 'Present when this is a replay of an earlier response.' },
+                Deprecation: { schema: { type: 'string' }, description: 'Present for legacy operations and model values (RFC 9745).' },
+              },
+              content: { 'application/json': { schema: ref('AcceptedResponse') } },
+            },
+            '400': problem('Malformed JSON'),
+            '401': problem('Key missing, invalid or revoked'),
+            '402': problem('Insufficient credits'),
+            '403': problem('Key lacks requests:write'),
+            '409': problem('Same idempotency key still in flight'),
+            '413': problem('Body too large'),
+            '415': problem('Body is not application/json'),
+            '422': problem('Validation failed, unknown operation, disabled model, or idempotency key reused with another body'),
+            '503': problem('No provider configured for the model'),
+          },
+        },
+      },
+      '/api/v1/requests/{requestId}': {
+        get: {
+          operationId: 'getRequest',
+          summary: 'Poll a request',
+          parameters: [{ name: 'requestId', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: {
+            '200': { description: 'The request object', content: { 'application/json': { schema: ref('RequestObject') } } },
+            '401': problem('Key missing, invalid or revoked'),
+            '403': problem('Key lacks requests:read'),
+            '404': problem('No such request for this key'),
+          },
+        },
+      },
+      '/api/v1/openapi': {
+        get: { operationId: 'getOpenApi', summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object' } } } } } },
+      },
+    },
+  };
+}

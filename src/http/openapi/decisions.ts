@@ -1,0 +1,31 @@
+/**
+ * The decisions taken where the spec says "not shown". Written once, here, and rendered into the OpenAPI
+ * document's description; the README links to the same list.
+ */
+export const apiDecisions = `
+## Decisions where the service spec is silent
+
+- **Errors** are RFC 9457 \`application/problem+json\`: \`type\`, \`title\`, \`status\`, \`detail\`, a stable
+  \`code\` (\`MG_...\`, see docs/errors.md) and, for 422, \`errors: [{path, message}]\` with a JSON pointer per failing field.
+  400 malformed JSON, 401 key missing/invalid/revoked, 402 insufficient credits, 403 missing scope, 404 unknown request
+  (or another key's), 409 idempotent duplicate still in flight, 413 body too large, 415 not JSON, 422 validation,
+  idempotency-key reuse with another body, unknown operation or disabled model, 503 no provider configured for the model.
+- **Scopes**: \`GET /api/v1/status\` accepts any valid key; \`POST /api/v1/requests\` needs \`requests:write\`;
+  \`GET /api/v1/requests/{id}\` needs \`requests:read\`. A request is visible only to the key that created it.
+- **Idempotency** (Stripe semantics): \`x-idempotency-key\` (1-255 chars) is scoped to the API key and kept 7 days.
+  Same key + same body replays the first response with \`Idempotent-Replayed: true\`; same key + a different body is 422
+  \`MG_IDEMPOTENCY_KEY_REUSED\`; a duplicate that arrives while the first is still being created is 409
+  \`MG_IDEMPOTENCY_IN_FLIGHT\` with \`Retry-After\`. Requests rejected before anything is written (validation, 402)
+  do not consume the key.
+- **Transitions**: \`queued -> processing\` when a worker claims the request (\`startedAtMs\` set) and while the downstream
+  task runs (\`output\` then carries \`task_id\`, \`status\`, \`provider\`, \`model\`); \`processing -> succeeded|failed\` when
+  the provider finishes, fails, or the operation's give-up time passes. A request whose provider is temporarily down may go
+  back to \`queued\` until it can start. Failed requests are refunded in full.
+- **Credits** are debited at create time, in the same transaction that stores the request. Operations whose vendor reports an
+  exact cost (\`exact_cost_credits\`) are settled to it when they finish. Status and poll calls spend nothing.
+- **Polling**: \`poll_after_ms\` comes from the operation's polling strategy; the request object carries \`urls.get\`.
+- **Hosted files** are served at \`{public_url}/files/...\` without an API key (unguessable paths, like CDN URLs), with
+  \`Content-Length\` and byte ranges, for the 7-day retention period.
+- **Deprecation**: legacy operations and model values answer with an RFC 9745 \`Deprecation\` header and a
+  \`Mediagate-Deprecation-Notice\` header naming the replacement.
+`;

@@ -1,0 +1,1 @@
+export { ApiKeys, hashApiKey, parseScopes, requireScope, type AuthenticatedKey } from './api-keys.js';

@@ -1,0 +1,1 @@
+export { loadSettings, SettingsError, projectRoot, type Settings, type DeepPartial } from './settings.js';

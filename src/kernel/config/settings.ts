@@ -1,0 +1,177 @@
+/**
+ * Configuration: `config/default.yaml`, then `config/<MEDIAGATE_ENV>.yaml` if present, then environment
+ * variables. Validated once at start; every bad setting is reported by name in one error.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parse } from 'yaml';
+import { createSchemaCompiler } from '../manifests/schema-compiler.js';
+import type { BreakerSettings } from '../plugins/index.js';
+import type { LifecycleSettings } from '../lifecycle/index.js';
+
+export interface Settings {
+  server: { host: string; port: number; public_url: string; body_limit_bytes: number };
+  data_dir: string;
+  database: { url: string; pool_max: number };
+  worker: LifecycleSettings & { concurrency: number };
+  breaker: BreakerSettings;
+  plugin_dirs: string[];
+  manifest_dirs: string[];
+  providers: Record<string, Record<string, unknown>>;
+  dev_account: { email: string; plan: string; credits: number };
+  log: { level: string };
+}
+
+const positiveInteger = { type: 'integer', minimum: 1 };
+const settingsSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['server', 'data_dir', 'database', 'worker', 'breaker', 'providers', 'dev_account', 'log'],
+  properties: {
+    server: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['host', 'port', 'public_url', 'body_limit_bytes'],
+      properties: {
+        host: { type: 'string', minLength: 1 },
+        port: { type: 'integer', minimum: 0, maximum: 65535 },
+        public_url: { anyOf: [{ const: '' }, { type: 'string', format: 'uri', pattern: '^https?://' }] },
+        body_limit_bytes: positiveInteger,
+      },
+    },
+    data_dir: { type: 'string', minLength: 1 },
+    database: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['url', 'pool_max'],
+      properties: { url: { type: 'string', pattern: '^$|^sqlite:|^mysql://' }, pool_max: positiveInteger },
+    },
+    worker: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['concurrency', 'lease_ms', 'max_attempts', 'sweep_interval_ms', 'requeue_after_ms', 'retry_after_ms'],
+      properties: {
+        concurrency: positiveInteger,
+        lease_ms: positiveInteger,
+        max_attempts: positiveInteger,
+        sweep_interval_ms: positiveInteger,
+        requeue_after_ms: { type: 'integer', minimum: 0 },
+        retry_after_ms: positiveInteger,
+      },
+    },
+    breaker: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['timeout_ms', 'error_threshold_percentage', 'reset_timeout_ms', 'volume_threshold', 'rolling_count_timeout_ms'],
+      properties: {
+        timeout_ms: positiveInteger,
+        error_threshold_percentage: { type: 'number', minimum: 1, maximum: 100 },
+        reset_timeout_ms: positiveInteger,
+        volume_threshold: { type: 'integer', minimum: 0 },
+        rolling_count_timeout_ms: positiveInteger,
+      },
+    },
+    plugin_dirs: { type: 'array', items: { type: 'string' } },
+    manifest_dirs: { type: 'array', items: { type: 'string' } },
+    providers: { type: 'object', additionalProperties: { type: 'object' } },
+    dev_account: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['email', 'plan', 'credits'],
+      properties: { email: { type: 'string', format: 'email' }, plan: { type: 'string' }, credits: { type: 'integer', minimum: 0 } },
+    },
+    log: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['level'],
+      properties: { level: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] } },
+    },
+  },
+};
+
+/** Environment variable -> setting path and how to read it. */
+const environmentOverrides: [string, string, 'string' | 'integer' | 'list'][] = [
+  ['PORT', 'server.port', 'integer'],
+  ['MEDIAGATE_HOST', 'server.host', 'string'],
+  ['MEDIAGATE_PUBLIC_URL', 'server.public_url', 'string'],
+  ['MEDIAGATE_DATA_DIR', 'data_dir', 'string'],
+  ['MEDIAGATE_DATABASE_URL', 'database.url', 'string'],
+  ['MEDIAGATE_WORKER_CONCURRENCY', 'worker.concurrency', 'integer'],
+  ['MEDIAGATE_WORKER_LEASE_MS', 'worker.lease_ms', 'integer'],
+  ['MEDIAGATE_SWEEP_INTERVAL_MS', 'worker.sweep_interval_ms', 'integer'],
+  ['MEDIAGATE_PLUGIN_DIRS', 'plugin_dirs', 'list'],
+  ['MEDIAGATE_MANIFEST_DIRS', 'manifest_dirs', 'list'],
+  ['MEDIAGATE_LOG_LEVEL', 'log.level', 'string'],
+];
+
+export class SettingsError extends Error {
+  override readonly name = 'SettingsError';
+}
+
+export const projectRoot = resolve(new URL('../../..', import.meta.url).pathname);
+
+export function loadSettings(options: { env?: NodeJS.ProcessEnv; configDir?: string; overrides?: DeepPartial<Settings> } = {}): Settings {
+  const env = options.env ?? process.env;
+  const configDir = options.configDir ?? join(projectRoot, 'config');
+  let settings = parse(readFileSync(join(configDir, 'default.yaml'), 'utf8')) as Record<string, unknown>;
+  const profile = env.MEDIAGATE_ENV;
+  if (profile) {
+    const file = join(configDir, `${profile}.yaml`);
+    if (!existsSync(file)) throw new SettingsError(`MEDIAGATE_ENV=${profile} but ${file} does not exist`);
+    settings = merge(settings, parse(readFileSync(file, 'utf8')) ?? {});
+  }
+  const problems: string[] = [];
+  for (const [variable, path, kind] of environmentOverrides) {
+    const raw = env[variable];
+    if (raw === undefined || raw === '') continue;
+    let value: unknown = raw;
+    if (kind === 'integer') {
+      value = /^-?\d+$/.test(raw.trim()) ? Number(raw) : NaN;
+      if (Number.isNaN(value)) problems.push(`${variable}=${raw} must be an integer`);
+    } else if (kind === 'list') {
+      value = raw.split(',').map((item) => item.trim()).filter(Boolean);
+    }
+    setPath(settings, path, value);
+  }
+  if (options.overrides) settings = merge(settings, options.overrides as Record<string, unknown>);
+  const validate = createSchemaCompiler({ useDefaults: false }).compile(settingsSchema);
+  if (!validate(settings)) {
+    for (const error of validate.errors ?? []) {
+      if (error.keyword === 'anyOf' || error.keyword === 'if') continue;
+      const path = error.instancePath.slice(1).replace(/\//g, '.') || '(root)';
+      const extra = error.keyword === 'additionalProperties' ? ` (${(error.params as { additionalProperty: string }).additionalProperty})` : '';
+      problems.push(`${path} ${error.message}${extra}`);
+    }
+  }
+  if (problems.length > 0) throw new SettingsError(`invalid configuration:\n  ${[...new Set(problems)].join('\n  ')}`);
+  const result = settings as unknown as Settings;
+  result.data_dir = resolve(result.data_dir);
+  if (!result.database.url) result.database.url = `sqlite:${join(result.data_dir, 'mediagate.sqlite')}`;
+  if (!result.server.public_url) result.server.public_url = `http://${result.server.host}:${result.server.port}`;
+  result.server.public_url = result.server.public_url.replace(/\/+$/, '');
+  return result;
+}
+
+export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? (T[K] extends unknown[] ? T[K] : DeepPartial<T[K]>) : T[K] };
+
+function merge(base: Record<string, unknown>, extra: Record<string, unknown>): Record<string, unknown> {
+  const result: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(extra)) {
+    const current = result[key];
+    result[key] =
+      value && typeof value === 'object' && !Array.isArray(value) && current && typeof current === 'object' && !Array.isArray(current)
+        ? merge(current as Record<string, unknown>, value as Record<string, unknown>)
+        : value;
+  }
+  return result;
+}
+
+function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const steps = path.split('.');
+  let current = target;
+  for (const step of steps.slice(0, -1)) {
+    if (!current[step] || typeof current[step] !== 'object') current[step] = {};
+    current = current[step] as Record<string, unknown>;
+  }
+  current[steps.at(-1)!] = value;
+}

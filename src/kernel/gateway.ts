@@ -1,0 +1,110 @@
+/**
+ * The composition root: builds the kernel from validated settings — manifests, plugins, store, queue,
+ * blobs — and hands out the pieces the HTTP API, the worker and the CLI need. Nothing here knows Koa.
+ */
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { pino, type Logger } from 'pino';
+import { ApiKeys } from './accounts/index.js';
+import { LocalFolderBlobs, type BlobStore } from './blobs/index.js';
+import { projectRoot, type Settings } from './config/index.js';
+import { RequestCreator, RequestFinisher, RequestWorker, Sweeper } from './lifecycle/index.js';
+import { loadManifests, OperationRegistry } from './manifests/index.js';
+import { PluginRegistry } from './plugins/index.js';
+import { MemoryQueue, type JobQueue } from './queue/index.js';
+import { AccountStore, IdempotencyStore, RequestStore, migrateToLatest, openDatabase, type Database } from './store/index.js';
+
+export interface Gateway {
+  settings: Settings;
+  log: Logger;
+  clock: { now(): number };
+  database: Database;
+  registry: OperationRegistry;
+  plugins: PluginRegistry;
+  requests: RequestStore;
+  accounts: AccountStore;
+  apiKeys: ApiKeys;
+  blobs: BlobStore;
+  queue: JobQueue;
+  creator: RequestCreator;
+  worker: RequestWorker;
+  sweeper: Sweeper;
+  /** Consumes jobs and runs the sweeper (the `worker` role). */
+  startWorking(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface GatewayOptions {
+  log?: Logger;
+  clock?: { now(): number };
+  queue?: JobQueue;
+  blobs?: BlobStore;
+  /** Skip `migrate latest` (production runs `mediagate migrate` as its own step). */
+  skipMigrations?: boolean;
+}
+
+export async function createGateway(settings: Settings, options: GatewayOptions = {}): Promise<Gateway> {
+  const log = options.log ?? pino({ level: settings.log.level, base: { pid: process.pid } });
+  const clock = options.clock ?? { now: () => Date.now() };
+  const manifests = await loadManifests([join(projectRoot, 'manifests/operations'), ...settings.manifest_dirs]);
+  const registry = new OperationRegistry(manifests);
+  const plugins = new PluginRegistry(settings.breaker);
+  await plugins.loadFolders([join(projectRoot, 'plugins'), ...settings.plugin_dirs], settings.providers);
+
+  const database = openDatabase(settings.database.url, { poolMax: settings.database.pool_max });
+  if (!options.skipMigrations) await migrateToLatest(database);
+  const requests = new RequestStore(database.knex);
+  const accounts = new AccountStore(database.knex);
+  const idempotency = new IdempotencyStore(database.knex);
+  const apiKeys = new ApiKeys(accounts, clock);
+  const blobs = options.blobs ?? new LocalFolderBlobs(join(settings.data_dir, 'files'));
+  const queue = options.queue ?? new MemoryQueue((error, job) => log.error({ err: error, requestId: job.requestId }, 'job handler failed'));
+  const publicUrl = settings.server.public_url;
+
+  const creator = new RequestCreator({ registry, plugins, requests, accounts, idempotency, queue, clock, publicUrl, log });
+  const finisher = new RequestFinisher({ requests, accounts, clock, log });
+  const workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const worker = new RequestWorker({
+    registry,
+    plugins,
+    requests,
+    queue,
+    finisher,
+    settings: settings.worker,
+    callTimeoutMs: settings.breaker.timeout_ms,
+    workerId,
+    blobs,
+    publicUrl,
+    log,
+    clock,
+  });
+  const sweeper = new Sweeper({ requests, queue, clock, settings: settings.worker, log });
+
+  return {
+    settings,
+    log,
+    clock,
+    database,
+    registry,
+    plugins,
+    requests,
+    accounts,
+    apiKeys,
+    blobs,
+    queue,
+    creator,
+    worker,
+    sweeper,
+    async startWorking() {
+      await queue.consume(worker.handle, { concurrency: settings.worker.concurrency });
+      sweeper.start();
+    },
+    async close() {
+      await sweeper.stop();
+      await queue.close();
+      plugins.shutdown();
+      await database.knex.destroy();
+    },
+  };
+}

@@ -1,0 +1,182 @@
+/**
+ * Create: validate -> price -> (idempotency key) -> ONE transaction {insert request `queued`, guarded
+ * debit, ledger entry, idempotency completion} -> publish the job -> accepted response. The debit and the
+ * insert share a transaction so a request never exists unpaid and credits are never taken for nothing.
+ * A publish failure after commit loses nothing: the row is `queued` and due, and the sweeper republishes it.
+ */
+import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
+import { ApiError } from '../errors/index.js';
+import type { OperationRegistry, PreparedRequest } from '../manifests/index.js';
+import { createSchemaCompiler } from '../manifests/schema-compiler.js';
+import type { JsonObject } from '../plugin-sdk/index.js';
+import type { PluginRegistry } from '../plugins/index.js';
+import type { JobQueue } from '../queue/index.js';
+import { AccountStore, IdempotencyStore, RequestStore, newId } from '../store/index.js';
+import { requestUrl, type AcceptedResponse } from './request-view.js';
+
+export interface Caller {
+  apiKeyId: string;
+  accountId: string;
+}
+
+export interface CreateOutcome {
+  status: number;
+  body: AcceptedResponse;
+  headers: Record<string, string>;
+  replayed: boolean;
+}
+
+export interface CreateRequestDeps {
+  registry: OperationRegistry;
+  plugins: PluginRegistry;
+  requests: RequestStore;
+  accounts: AccountStore;
+  idempotency: IdempotencyStore;
+  queue: JobQueue;
+  clock: { now(): number };
+  publicUrl: string;
+  log: Logger;
+  /** How long an in-flight idempotency key blocks duplicates before it is presumed abandoned. */
+  idempotencyLockMs?: number;
+}
+
+const envelopeSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['operation', 'input'],
+  properties: {
+    operation: { type: 'string' },
+    input: { type: 'object' },
+    webhook_url: { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2048 },
+  },
+};
+
+export class RequestCreator {
+  private readonly checkEnvelope = createSchemaCompiler().compile(envelopeSchema);
+
+  constructor(private readonly deps: CreateRequestDeps) {}
+
+  /** Validates and prices without writing anything (also the cost estimate). */
+  prepare(body: unknown): { prepared: PreparedRequest; webhookUrl: string | null } {
+    if (!this.checkEnvelope(body)) {
+      const errors = (this.checkEnvelope.errors ?? []).map((error) => ({
+        path:
+          error.keyword === 'required'
+            ? `/${(error.params as { missingProperty: string }).missingProperty}`
+            : error.keyword === 'additionalProperties'
+              ? `/${(error.params as { additionalProperty: string }).additionalProperty}`
+              : error.instancePath || '/',
+        message: error.keyword === 'additionalProperties' ? 'is not an accepted field' : error.keyword === 'required' ? 'is required' : error.message ?? 'is invalid',
+      }));
+      // An unknown operation is the more useful message when that is what is wrong.
+      if (body && typeof body === 'object' && 'operation' in body) this.deps.registry.require((body as { operation: unknown }).operation);
+      throw new ApiError('MG_VALIDATION_FAILED', 'the request envelope does not validate', { errors });
+    }
+    const envelope = body as { operation: string; input: JsonObject; webhook_url?: string };
+    const definition = this.deps.registry.require(envelope.operation);
+    const prepared = definition.prepare(envelope.input);
+    if (this.deps.plugins.candidates(definition.name, prepared.route).length === 0) {
+      const wanted = [prepared.route.plugin, ...(prepared.route.fallbacks ?? [])].join(', ');
+      throw new ApiError('MG_PROVIDER_UNAVAILABLE', `model ${prepared.model} needs one of these providers configured: ${wanted} (set providers.<id> in the configuration)`);
+    }
+    return { prepared, webhookUrl: envelope.webhook_url ?? null };
+  }
+
+  async create(caller: Caller, body: unknown, idempotencyKey?: string): Promise<CreateOutcome> {
+    const { prepared, webhookUrl } = this.prepare(body);
+    const { idempotency, clock } = this.deps;
+    if (idempotencyKey !== undefined) {
+      if (idempotencyKey.length === 0 || idempotencyKey.length > 255) {
+        throw new ApiError('MG_VALIDATION_FAILED', 'x-idempotency-key must be 1-255 characters', {
+          errors: [{ path: 'header:x-idempotency-key', message: 'must be 1-255 characters' }],
+        });
+      }
+      const held = await idempotency.acquire(caller.apiKeyId, idempotencyKey, hashBody(body), clock.now(), this.deps.idempotencyLockMs ?? 60_000);
+      if (held !== 'acquired') {
+        if (held.requestHash !== hashBody(body)) {
+          throw new ApiError('MG_IDEMPOTENCY_KEY_REUSED', 'this x-idempotency-key was used with a different request body; use a new key for a new request');
+        }
+        if (held.state === 'in_flight') {
+          throw new ApiError('MG_IDEMPOTENCY_IN_FLIGHT', 'a request with this x-idempotency-key is still being created; retry shortly', { headers: { 'Retry-After': '1' } });
+        }
+        const stored = held.responseBody as { body: AcceptedResponse; headers: Record<string, string> };
+        return { status: held.responseStatus ?? 202, body: stored.body, headers: stored.headers, replayed: true };
+      }
+    }
+    try {
+      return await this.insertAndDebit(caller, prepared, webhookUrl, idempotencyKey);
+    } catch (error) {
+      if (idempotencyKey !== undefined) await idempotency.release(caller.apiKeyId, idempotencyKey);
+      throw error;
+    }
+  }
+
+  private async insertAndDebit(caller: Caller, prepared: PreparedRequest, webhookUrl: string | null, idempotencyKey: string | undefined): Promise<CreateOutcome> {
+    const { requests, accounts, idempotency, clock, publicUrl } = this.deps;
+    const now = clock.now();
+    const id = newId('req', now);
+    const body: AcceptedResponse = {
+      id,
+      status: 'queued',
+      operation: prepared.operation.name,
+      poll_after_ms: prepared.operation.manifest.polling.first_after_ms,
+      urls: { get: requestUrl(publicUrl, id) },
+    };
+    const headers = deprecationHeaders(prepared);
+    await accounts.db.transaction(async (trx) => {
+      await requests.insert(trx, {
+        id,
+        accountId: caller.accountId,
+        apiKeyId: caller.apiKeyId,
+        operation: prepared.operation.name,
+        model: prepared.model,
+        billableCredits: prepared.credits,
+        input: prepared.input as JsonObject,
+        webhookUrl,
+        createdAtMs: now,
+      });
+      if (!(await accounts.debit(trx, caller.accountId, prepared.credits))) {
+        const account = await accounts.getAccount(caller.accountId, trx);
+        throw new ApiError('MG_INSUFFICIENT_CREDITS', `this request costs ${prepared.credits} credits; the account has ${account?.creditsBalance ?? 0}`);
+      }
+      if (prepared.credits > 0) {
+        await accounts.appendLedger(trx, { accountId: caller.accountId, requestId: id, kind: 'debit', amount: -prepared.credits, atMs: now });
+      }
+      if (idempotencyKey !== undefined) {
+        await idempotency.complete(trx, caller.apiKeyId, idempotencyKey, { requestId: id, status: 202, body: { body, headers } });
+      }
+    });
+    try {
+      await this.deps.queue.publish({ requestId: id });
+    } catch (error) {
+      this.deps.log.warn({ requestId: id, err: error }, 'publish failed after commit; the sweeper will republish');
+    }
+    return { status: 202, body, headers, replayed: false };
+  }
+}
+
+/** Canonical hash of a create body: key order does not make two equal bodies differ. */
+export function hashBody(body: unknown): string {
+  return createHash('sha256').update(canonicalJson(body)).digest('hex');
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** RFC 9745 `Deprecation` (and a human notice) for legacy operations and model values. */
+function deprecationHeaders(prepared: PreparedRequest): Record<string, string> {
+  if (prepared.deprecations.length === 0) return {};
+  const notice = prepared.deprecations[0];
+  const since = notice.since ? Date.parse(notice.since) : NaN;
+  return {
+    Deprecation: Number.isFinite(since) ? `@${Math.floor(since / 1000)}` : 'true',
+    'Mediagate-Deprecation-Notice': prepared.deprecations.map((item) => item.message + (item.replacement ? ` Use ${item.replacement} instead.` : '')).join(' '),
+  };
+}

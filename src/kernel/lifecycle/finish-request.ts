@@ -1,0 +1,77 @@
+/**
+ * Finish: ONE transaction writes the terminal state and settles credits — a refund on failure, or an
+ * adjustment to the vendor's exact cost on success. Only the lease holder finishes, so a redelivered job
+ * or a second worker can never refund twice (and the ledger's unique index would refuse it anyway).
+ */
+import type { Logger } from 'pino';
+import type { OperationDefinition } from '../manifests/index.js';
+import type { JsonObject } from '../plugin-sdk/index.js';
+import type { AccountStore, RequestRecord, RequestStore } from '../store/index.js';
+
+export interface FinishDeps {
+  requests: RequestStore;
+  accounts: AccountStore;
+  clock: { now(): number };
+  log: Logger;
+}
+
+export class RequestFinisher {
+  constructor(private readonly deps: FinishDeps) {}
+
+  async succeed(request: RequestRecord, worker: string, definition: OperationDefinition, output: JsonObject): Promise<boolean> {
+    const problems = definition.checkOutput(output);
+    if (problems.length > 0) {
+      return this.fail(request, worker, `the provider returned malformed output: ${problems.slice(0, 3).join('; ')}`);
+    }
+    const { requests, accounts, clock } = this.deps;
+    const now = clock.now();
+    const exact = output.exact_cost_credits;
+    return accounts.db.transaction(async (trx) => {
+      let billable = request.billableCredits;
+      if (typeof exact === 'number' && Number.isInteger(exact) && exact >= 0 && exact !== billable) {
+        const difference = exact - billable;
+        if (difference < 0) {
+          await accounts.credit(trx, request.accountId, -difference);
+          billable = exact;
+        } else if (await accounts.debit(trx, request.accountId, difference)) {
+          billable = exact;
+        }
+        // When the balance cannot cover a higher exact cost we keep the quoted price: the client agreed to it.
+        if (billable === exact) {
+          await accounts.appendLedger(trx, { accountId: request.accountId, requestId: request.id, kind: 'adjust', amount: -difference, note: 'exact vendor cost', atMs: now });
+        }
+      }
+      const finished = await requests.finish(trx, request.id, worker, { status: 'succeeded', output, errorMessage: null, completedAtMs: now, billableCredits: billable });
+      if (!finished) await trx.rollback(new LostLease());
+      return true;
+    }).catch((error) => {
+      if (error instanceof LostLease) return false;
+      throw error;
+    });
+  }
+
+  async fail(request: RequestRecord, worker: string, message: string): Promise<boolean> {
+    const { requests, accounts, clock, log } = this.deps;
+    const now = clock.now();
+    const output: JsonObject | null = request.output ? { ...request.output, status: 'failed' } : null;
+    const done = await accounts.db
+      .transaction(async (trx) => {
+        const finished = await requests.finish(trx, request.id, worker, { status: 'failed', output, errorMessage: message, completedAtMs: now });
+        if (!finished) await trx.rollback(new LostLease());
+        if (request.billableCredits > 0) {
+          await accounts.credit(trx, request.accountId, request.billableCredits);
+          await accounts.appendLedger(trx, { accountId: request.accountId, requestId: request.id, kind: 'refund', amount: request.billableCredits, atMs: now });
+        }
+        return true;
+      })
+      .catch((error) => {
+        if (error instanceof LostLease) return false;
+        throw error;
+      });
+    if (done) log.info({ requestId: request.id, operation: request.operation, reason: message }, 'request failed and was refunded');
+    return done;
+  }
+}
+
+/** Thrown inside a finishing transaction when another worker already holds or finished the request. */
+class LostLease extends Error {}

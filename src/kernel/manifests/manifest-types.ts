@@ -1,0 +1,114 @@
+/**
+ * The shape of one operation manifest (`manifests/operations/<operation>.yaml`).
+ * Everything the gateway knows about an operation lives here; the HTTP API, the OpenAPI document,
+ * validation, pricing and routing are derived from it. The runtime shape is enforced by
+ * `manifest-meta-schema.ts` before any of these types are trusted.
+ */
+export type JsonSchema = Record<string, unknown>;
+
+export interface OperationManifest {
+  /** Value of `operation` in the create envelope, e.g. `image.generate`. */
+  operation: string;
+  summary: string;
+  /** Grouping used by docs and MCP knowledge tools (image, video, audio, 3d, prompt, partner2). */
+  family: string;
+  /** Set on legacy operations that still work but should not be used by new integrations. */
+  deprecated?: DeprecationNotice;
+  /** JSON Schema 2020-12 of `input`, property names exactly as in the spec. */
+  input: JsonSchema;
+  /** JSON Schema of the success output; provider output is validated against it before it is stored. */
+  output: JsonSchema;
+  /**
+   * Conditional defaults that plain JSON Schema `default` cannot express, applied in order before
+   * validation to fields the client left out (e.g. image model A's edit resolution depends on the
+   * aspect ratio; music `provider: elevenlabs` implies `model: music_v2`).
+   */
+  defaults?: ConditionalDefault[];
+  credits: CreditRule;
+  routing: RoutingTable;
+  polling: PollingStrategy;
+  /** Example inputs for docs, OpenAPI and smoke tests; each must validate against `input`. */
+  examples?: Record<string, unknown>[];
+}
+
+export interface DeprecationNotice {
+  /** Shown in the `Deprecation`/`Link` headers and the OpenAPI document. */
+  message: string;
+  /** The operation or model value to use instead. */
+  replacement?: string;
+  /** RFC 9745 value for the `Deprecation` header: an IMF-fixdate or `true`. */
+  since?: string;
+}
+
+/**
+ * Declarative price of one request, in credits; no code is evaluated.
+ *   credits = max(min, ceil((base + Σ per[i]) × Π multiply[j]))
+ * `per` terms add `rate × value` of a numeric (or array-length) input field;
+ * `multiply` terms multiply by a lookup of an input value, or by the numeric value itself.
+ */
+export interface ConditionalDefault {
+  /** Every entry must hold: a scalar means equality, `{ present: true|false }` tests presence. */
+  when: Record<string, string | number | boolean | { present: boolean }>;
+  set: Record<string, unknown>;
+}
+
+export interface CreditRule {
+  base: number;
+  per?: CreditPerTerm[];
+  multiply?: CreditMultiplyTerm[];
+  min?: number;
+  max?: number;
+}
+
+export interface CreditPerTerm {
+  /** Input field (dot path for nested fields, e.g. `camera_control.zoom`). */
+  field: string;
+  rate: number;
+  /** Value used when the field is absent. */
+  default?: number;
+  /** `length` prices an array by its number of items instead of a numeric value. */
+  measure?: 'value' | 'length';
+}
+
+export interface CreditMultiplyTerm {
+  field: string;
+  /** Lookup table from input value to factor; values missing from it use `default`. */
+  map?: Record<string, number>;
+  /** Multiply by the numeric field value itself (e.g. a count). */
+  numeric?: boolean;
+  default: number;
+}
+
+export interface RoutingTable {
+  /** Input field that selects the model; absent on operations without a model choice. */
+  model_field?: string;
+  default_model: string;
+  models: Record<string, ModelRoute>;
+}
+
+export interface ModelRoute {
+  /** The vendor's own name for the model, passed to the plugin. */
+  vendor_model: string;
+  /** Human name used in docs ("Nano Banana Pro"). */
+  label?: string;
+  /** Model family for docs and MCP (e.g. "Wan", "Sora"); several model values may share one. */
+  family?: string;
+  /** Plugin that serves this model when its configuration is present. */
+  plugin: string;
+  /** Plugins tried in order when `plugin` is not configured or fails with a transient error. */
+  fallbacks?: string[];
+  /** Present when the model is switched off: requests get 422 with this message, nothing is charged. */
+  disabled?: string;
+  /** Present on legacy model values: still served, answered with a `Deprecation` header. */
+  deprecated?: DeprecationNotice;
+}
+
+export interface PollingStrategy {
+  /** Returned to clients as `poll_after_ms`, and the delay before the first provider status check. */
+  first_after_ms: number;
+  every_ms: number;
+  backoff: number;
+  max_every_ms: number;
+  /** After this long in `processing` the request fails and is refunded. */
+  give_up_after_ms: number;
+}

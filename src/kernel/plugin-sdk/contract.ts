@@ -1,0 +1,93 @@
+/**
+ * The provider plugin contract (v1). A plugin is one folder under `plugins/` whose `index.ts`
+ * default-exports `definePlugin({...})`. Async vendor jobs are split into `start` (returns a finished
+ * output or an opaque task) and `status` (pending | done | failed), after vercel/ai's video model
+ * contract, so any worker can resume a task after a restart: the task is stored on the request.
+ */
+import type { Logger } from 'pino';
+import type { JsonSchema } from '../manifests/manifest-types.js';
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+/** The model that the router picked for this request. */
+export interface RoutedModel {
+  /** Our model value as submitted (or defaulted), e.g. `nano-banana-pro`. */
+  model: string;
+  /** The vendor's own model name from the manifest. */
+  vendorModel: string;
+  /**
+   * What `output.model` should say: the client's model value when the operation has a model field
+   * (`model`, `model_id`), otherwise the vendor model name.
+   */
+  publicName: string;
+}
+
+/** Opaque, JSON-serialisable handle on a vendor job; stored on the request while it runs. */
+export interface ProviderTask {
+  taskId: string;
+  /** Anything else the plugin needs to check status later (vendor endpoint, variant, ...). */
+  state?: JsonObject;
+}
+
+export type StartResult = { done: JsonObject } | { task: ProviderTask };
+export type StatusResult = { pending: { progress?: number } } | { done: JsonObject } | { failed: string };
+
+export interface HostedFile {
+  /** Absolute public URL of the hosted copy (`{storage_url}/...`). */
+  url: string;
+  key: string;
+  contentType: string;
+  size: number;
+}
+
+/** Access to our own blob storage, as plugins need it. */
+export interface PluginBlobs {
+  /** Stores bytes under a fresh key for this request and returns the hosted file. */
+  put(bytes: Buffer, contentType: string, extension: string): Promise<HostedFile>;
+  /** Stores a file from disk (moved or copied) and returns the hosted file. */
+  putFile(path: string, contentType: string, extension: string): Promise<HostedFile>;
+  /** Copies a vendor URL into our storage (vendor URLs expire; clients get ours). */
+  rehost(url: string, options?: { contentType?: string; extension?: string }): Promise<HostedFile>;
+  /**
+   * Reads a media URL given as input into memory (at most `maxBytes`). URLs of our own storage are read
+   * straight from the store; other URLs are fetched over HTTP(S).
+   */
+  fetchInput(url: string, options?: { maxBytes?: number }): Promise<{ bytes: Buffer; contentType: string }>;
+}
+
+export interface PluginContext<Config = Record<string, unknown>> {
+  requestId: string;
+  operation: string;
+  config: Config;
+  blobs: PluginBlobs;
+  log: Logger;
+  /** Aborted when the kernel gives up on the call (timeout or shutdown). */
+  signal: AbortSignal;
+  clock: { now(): number };
+  /** A scratch folder for this call, removed by the kernel afterwards. */
+  scratchDir(): Promise<string>;
+}
+
+export interface OperationHandler<Config = Record<string, unknown>> {
+  start(input: JsonObject, ctx: PluginContext<Config>, route: RoutedModel): Promise<StartResult>;
+  status?(task: ProviderTask, ctx: PluginContext<Config>, route: RoutedModel): Promise<StatusResult>;
+  cancel?(task: ProviderTask, ctx: PluginContext<Config>, route: RoutedModel): Promise<void>;
+}
+
+export interface ProviderPlugin<Config = Record<string, unknown>> {
+  /** Stable id used in manifests' routing tables and in `output.provider`. */
+  id: string;
+  /** JSON Schema of the plugin's configuration (`providers.<id>` in config); validated at start. */
+  configSchema: JsonSchema;
+  /**
+   * Whether the plugin can serve requests with this configuration (e.g. an API key is present).
+   * Plugins that are not enabled are skipped by the router.
+   */
+  isEnabled(config: Config): boolean;
+  operations: Record<string, OperationHandler<Config>>;
+}
+
+export function definePlugin<Config>(plugin: ProviderPlugin<Config>): ProviderPlugin<Config> {
+  return plugin;
+}

@@ -1,0 +1,1 @@
+export { PluginRegistry, type LoadedPlugin, type BreakerSettings } from './plugin-registry.js';

@@ -1,0 +1,2 @@
+export type { Job, JobHandler, JobQueue } from './queue-port.js';
+export { MemoryQueue } from './memory-queue.js';

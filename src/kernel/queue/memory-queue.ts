@@ -1,0 +1,73 @@
+/**
+ * In-process queue for the embedded default. Jobs live in memory, so a crash loses them: that is fine
+ * because the store is the source of truth and the sweeper republishes every request that is due.
+ */
+import type { Job, JobHandler, JobQueue } from './queue-port.js';
+
+export class MemoryQueue implements JobQueue {
+  private readonly ready: Job[] = [];
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private handler: JobHandler | undefined;
+  private concurrency = 1;
+  private running = 0;
+  private closed = false;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(private readonly onHandlerError: (error: unknown, job: Job) => void = () => {}) {}
+
+  async publish(job: Job, options: { delayMs?: number } = {}): Promise<void> {
+    if (this.closed) return;
+    const delay = options.delayMs ?? 0;
+    if (delay <= 0) {
+      this.ready.push(job);
+      this.pump();
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      this.ready.push(job);
+      this.pump();
+    }, delay);
+    // A pending re-poll must not keep a finished process alive: the sweeper finds it after a restart.
+    timer.unref();
+    this.timers.add(timer);
+  }
+
+  async consume(handler: JobHandler, options: { concurrency: number }): Promise<void> {
+    this.handler = handler;
+    this.concurrency = Math.max(1, options.concurrency);
+    this.pump();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    this.ready.length = 0;
+    if (this.running === 0) return;
+    await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Jobs waiting (ready or delayed) plus jobs running; for metrics and tests. */
+  get depth(): { ready: number; delayed: number; running: number } {
+    return { ready: this.ready.length, delayed: this.timers.size, running: this.running };
+  }
+
+  private pump(): void {
+    while (this.handler && !this.closed && this.running < this.concurrency && this.ready.length > 0) {
+      const job = this.ready.shift()!;
+      this.running += 1;
+      const handler = this.handler;
+      // setImmediate keeps a burst of publishes from running handlers inside the publisher's stack.
+      setImmediate(() => {
+        handler(job)
+          .catch((error) => this.onHandlerError(error, job))
+          .finally(() => {
+            this.running -= 1;
+            if (this.running === 0 && this.closed) this.idleWaiters.splice(0).forEach((resolve) => resolve());
+            this.pump();
+          });
+      });
+    }
+  }
+}

@@ -1,0 +1,18 @@
+/**
+ * The job queue port. A job only names a request: the request row says what to do next (start it,
+ * poll its task), so a duplicate or stale job is harmless — its claim simply fails.
+ */
+export interface Job {
+  requestId: string;
+}
+
+export type JobHandler = (job: Job) => Promise<void>;
+
+export interface JobQueue {
+  /** Resolves once the job is safely queued (for a broker: after the publisher confirm). */
+  publish(job: Job, options?: { delayMs?: number }): Promise<void>;
+  /** Starts delivering jobs to `handler`, at most `concurrency` at a time. */
+  consume(handler: JobHandler, options: { concurrency: number }): Promise<void>;
+  /** Stops delivering; resolves when in-flight handlers have finished. */
+  close(): Promise<void>;
+}

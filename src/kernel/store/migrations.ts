@@ -1,0 +1,113 @@
+/**
+ * Schema migrations, one knex migration per entry, shared by SQLite and MySQL/MariaDB: no dialect
+ * forks. Kept in code (a knex MigrationSource) so they run the same from a clone, a test or the CLI.
+ * Times are epoch milliseconds in BIGINT columns, as the API exposes them.
+ */
+import type { Knex } from 'knex';
+
+interface Migration {
+  name: string;
+  up(knex: Knex): Promise<void>;
+  down(knex: Knex): Promise<void>;
+}
+
+const migrations: Migration[] = [
+  {
+    name: '0001_initial',
+    async up(knex) {
+      await knex.schema.createTable('accounts', (t) => {
+        t.string('id', 40).primary();
+        t.string('email', 320).notNullable();
+        t.string('plan', 64).notNullable();
+        t.bigInteger('credits_balance').notNullable().defaultTo(0);
+        t.bigInteger('created_at_ms').notNullable();
+      });
+      await knex.schema.createTable('api_keys', (t) => {
+        t.string('id', 40).primary();
+        t.string('account_id', 40).notNullable().references('accounts.id');
+        t.string('name', 200).notNullable();
+        // SHA-256 of the key: keys are 190+ bits of randomness, so a slow hash adds nothing (as GitHub and Stripe do).
+        t.string('key_hash', 64).notNullable().unique();
+        t.string('key_prefix', 16).notNullable();
+        t.text('scopes').notNullable();
+        t.bigInteger('created_at_ms').notNullable();
+        t.bigInteger('last_used_at_ms').nullable();
+        t.bigInteger('revoked_at_ms').nullable();
+        t.index(['account_id']);
+      });
+      await knex.schema.createTable('requests', (t) => {
+        t.string('id', 40).primary();
+        t.string('account_id', 40).notNullable();
+        t.string('api_key_id', 40).notNullable();
+        t.string('operation', 100).notNullable();
+        t.string('model', 100).notNullable();
+        t.string('status', 16).notNullable();
+        t.integer('billable_credits').notNullable();
+        t.text('input', 'longtext').nullable();
+        t.text('output', 'longtext').nullable();
+        t.text('error_message').nullable();
+        t.string('webhook_url', 2048).nullable();
+        t.bigInteger('created_at_ms').notNullable();
+        t.bigInteger('started_at_ms').nullable();
+        t.bigInteger('completed_at_ms').nullable();
+        // Worker bookkeeping: which plugin holds the task, the opaque task, who holds the lease and until when.
+        t.string('provider', 64).nullable();
+        t.text('task').nullable();
+        t.integer('attempts').notNullable().defaultTo(0);
+        t.integer('poll_count').notNullable().defaultTo(0);
+        t.string('lease_owner', 64).nullable();
+        t.bigInteger('lease_expires_at_ms').nullable();
+        // When the sweeper should expect a job for this request to be on the queue (run, retry or poll).
+        t.bigInteger('next_check_at_ms').nullable();
+        t.bigInteger('data_removed_at_ms').nullable();
+        t.index(['api_key_id', 'created_at_ms']);
+        t.index(['account_id', 'created_at_ms']);
+        t.index(['status', 'next_check_at_ms']);
+        t.index(['status', 'lease_expires_at_ms']);
+      });
+      await knex.schema.createTable('credit_ledger', (t) => {
+        t.increments('id');
+        t.string('account_id', 40).notNullable();
+        t.string('request_id', 40).nullable();
+        // grant | debit | refund | adjust: one debit and at most one refund per request, enforced by the unique index.
+        t.string('kind', 16).notNullable();
+        t.integer('amount').notNullable();
+        t.string('note', 200).nullable();
+        t.bigInteger('created_at_ms').notNullable();
+        t.unique(['request_id', 'kind']);
+        t.index(['account_id']);
+      });
+      await knex.schema.createTable('idempotency_keys', (t) => {
+        t.string('api_key_id', 40).notNullable();
+        t.string('idempotency_key', 255).notNullable();
+        t.string('request_hash', 64).notNullable();
+        t.string('state', 16).notNullable();
+        t.string('request_id', 40).nullable();
+        t.integer('response_status').nullable();
+        t.text('response_body').nullable();
+        t.bigInteger('created_at_ms').notNullable();
+        // An in-flight record older than this belongs to a process that died; the key may be taken over.
+        t.bigInteger('locked_until_ms').notNullable();
+        t.primary(['api_key_id', 'idempotency_key']);
+        t.index(['created_at_ms']);
+      });
+    },
+    async down(knex) {
+      for (const table of ['idempotency_keys', 'credit_ledger', 'requests', 'api_keys', 'accounts']) {
+        await knex.schema.dropTableIfExists(table);
+      }
+    },
+  },
+];
+
+export const migrationSource: Knex.MigrationSource<Migration> = {
+  async getMigrations() {
+    return migrations;
+  },
+  getMigrationName(migration) {
+    return migration.name;
+  },
+  async getMigration(migration) {
+    return migration;
+  },
+};

@@ -1,0 +1,55 @@
+/**
+ * Opens the store's database from a URL: `sqlite:<path>` (embedded default, better-sqlite3 in WAL mode)
+ * or `mysql://user:pass@host:port/db` (production, mysql2). Kernel code above this file is dialect-free.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+import { migrationSource } from './migrations.js';
+
+export type DatabaseDialect = 'sqlite' | 'mysql';
+
+export interface Database {
+  knex: Knex;
+  dialect: DatabaseDialect;
+}
+
+export function openDatabase(url: string, options: { poolMax?: number } = {}): Database {
+  if (url.startsWith('sqlite:')) {
+    const filename = url.slice('sqlite:'.length);
+    if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
+    const knex = knexFactory({
+      client: 'better-sqlite3',
+      connection: { filename },
+      useNullAsDefault: true,
+      // better-sqlite3 is synchronous: one connection serialises writes, which SQLite does anyway.
+      pool: {
+        min: 1,
+        max: 1,
+        afterCreate(connection: { pragma(sql: string): unknown }, done: (error: Error | null, connection: unknown) => void) {
+          // WAL lets readers proceed during a write; NORMAL sync is durable across process crashes (not power loss).
+          connection.pragma('journal_mode = WAL');
+          connection.pragma('synchronous = NORMAL');
+          connection.pragma('busy_timeout = 5000');
+          connection.pragma('foreign_keys = ON');
+          done(null, connection);
+        },
+      },
+    });
+    return { knex, dialect: 'sqlite' };
+  }
+  if (url.startsWith('mysql://')) {
+    const knex = knexFactory({
+      client: 'mysql2',
+      connection: { uri: url, supportBigNumbers: true, bigNumberStrings: false } as Knex.MySql2ConnectionConfig,
+      pool: { min: 0, max: options.poolMax ?? 10 },
+    });
+    return { knex, dialect: 'mysql' };
+  }
+  throw new Error(`database url must start with sqlite: or mysql:// (got ${url.split(':')[0]}:)`);
+}
+
+export async function migrateToLatest(database: Database): Promise<string[]> {
+  const [, applied] = (await database.knex.migrate.latest({ migrationSource })) as [number, string[]];
+  return applied;
+}

@@ -1,0 +1,53 @@
+/** Row shapes of the store, as the kernel sees them (JSON columns parsed). */
+import type { JsonObject, ProviderTask } from '../plugin-sdk/index.js';
+
+export const requestStatuses = ['queued', 'processing', 'succeeded', 'failed'] as const;
+export type RequestStatus = (typeof requestStatuses)[number];
+export const terminalStatuses: ReadonlySet<RequestStatus> = new Set(['succeeded', 'failed']);
+
+export interface RequestRecord {
+  id: string;
+  accountId: string;
+  apiKeyId: string;
+  operation: string;
+  model: string;
+  status: RequestStatus;
+  billableCredits: number;
+  input: JsonObject | null;
+  output: JsonObject | null;
+  errorMessage: string | null;
+  webhookUrl: string | null;
+  createdAtMs: number;
+  startedAtMs: number | null;
+  completedAtMs: number | null;
+  provider: string | null;
+  task: ProviderTask | null;
+  attempts: number;
+  pollCount: number;
+  leaseOwner: string | null;
+  leaseExpiresAtMs: number | null;
+  nextCheckAtMs: number | null;
+  dataRemovedAtMs: number | null;
+}
+
+export interface AccountRecord {
+  id: string;
+  email: string;
+  plan: string;
+  creditsBalance: number;
+  createdAtMs: number;
+}
+
+export type Scope = 'requests:read' | 'requests:write';
+export const allScopes: Scope[] = ['requests:read', 'requests:write'];
+
+export interface ApiKeyRecord {
+  id: string;
+  accountId: string;
+  name: string;
+  keyPrefix: string;
+  scopes: Scope[];
+  createdAtMs: number;
+  lastUsedAtMs: number | null;
+  revokedAtMs: number | null;
+}

@@ -1,0 +1,58 @@
+/** Converts between database rows (snake_case, JSON as text, BIGINT maybe as string) and records. */
+import type { AccountRecord, ApiKeyRecord, RequestRecord, Scope } from './records.js';
+
+type Row = Record<string, unknown>;
+
+const num = (value: unknown): number => (typeof value === 'number' ? value : Number(value));
+const numOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : num(value));
+const jsonOrNull = <T>(value: unknown): T | null => (value === null || value === undefined ? null : (JSON.parse(String(value)) as T));
+
+export function toRequestRecord(row: Row): RequestRecord {
+  return {
+    id: String(row.id),
+    accountId: String(row.account_id),
+    apiKeyId: String(row.api_key_id),
+    operation: String(row.operation),
+    model: String(row.model),
+    status: row.status as RequestRecord['status'],
+    billableCredits: num(row.billable_credits),
+    input: jsonOrNull(row.input),
+    output: jsonOrNull(row.output),
+    errorMessage: (row.error_message as string | null) ?? null,
+    webhookUrl: (row.webhook_url as string | null) ?? null,
+    createdAtMs: num(row.created_at_ms),
+    startedAtMs: numOrNull(row.started_at_ms),
+    completedAtMs: numOrNull(row.completed_at_ms),
+    provider: (row.provider as string | null) ?? null,
+    task: jsonOrNull(row.task),
+    attempts: num(row.attempts),
+    pollCount: num(row.poll_count),
+    leaseOwner: (row.lease_owner as string | null) ?? null,
+    leaseExpiresAtMs: numOrNull(row.lease_expires_at_ms),
+    nextCheckAtMs: numOrNull(row.next_check_at_ms),
+    dataRemovedAtMs: numOrNull(row.data_removed_at_ms),
+  };
+}
+
+export function toAccountRecord(row: Row): AccountRecord {
+  return {
+    id: String(row.id),
+    email: String(row.email),
+    plan: String(row.plan),
+    creditsBalance: num(row.credits_balance),
+    createdAtMs: num(row.created_at_ms),
+  };
+}
+
+export function toApiKeyRecord(row: Row): ApiKeyRecord {
+  return {
+    id: String(row.id),
+    accountId: String(row.account_id),
+    name: String(row.name),
+    keyPrefix: String(row.key_prefix),
+    scopes: JSON.parse(String(row.scopes)) as Scope[],
+    createdAtMs: num(row.created_at_ms),
+    lastUsedAtMs: numOrNull(row.last_used_at_ms),
+    revokedAtMs: numOrNull(row.revoked_at_ms),
+  };
+}
