@@ -1,0 +1,179 @@
+/**
+ * The store contract: every database adapter (SQLite, MariaDB/MySQL) must pass these unchanged. They pin
+ * the guarantees the lifecycle relies on: conditional transitions that exactly one caller wins, a guarded
+ * debit that never overdraws, one debit and one refund per request at most, and Stripe-style idempotency keys.
+ */
+import { expect } from 'chai';
+import { AccountStore, IdempotencyStore, RequestStore, migrateToLatest, newId, openDatabase, type Database } from '../../../src/kernel/store/index.js';
+
+export function describeStoreContract(name: string, open: (context: Mocha.Context) => Promise<{ url: string; cleanup(): Promise<void> }>): void {
+  describe(`store contract: ${name}`, function () {
+    this.timeout(60_000);
+    let database: Database;
+    let cleanup: () => Promise<void>;
+    let requests: RequestStore;
+    let accounts: AccountStore;
+    let idempotency: IdempotencyStore;
+
+    before(async function () {
+      const opened = await open(this);
+      cleanup = opened.cleanup;
+      database = openDatabase(opened.url, { poolMax: 10 });
+      expect(await migrateToLatest(database)).to.deep.equal(['0001_initial']);
+      expect(await migrateToLatest(database), 'migrating twice is a no-op').to.deep.equal([]);
+      requests = new RequestStore(database.knex);
+      accounts = new AccountStore(database.knex);
+      idempotency = new IdempotencyStore(database.knex);
+    });
+    after(async () => {
+      await database?.knex.destroy();
+      await cleanup?.();
+    });
+
+    async function account(credits: number): Promise<string> {
+      const id = newId('acct');
+      await accounts.createAccount({ id, email: 'a@example.com', plan: 'p', creditsBalance: credits, createdAtMs: Date.now() });
+      return id;
+    }
+
+    async function request(accountId: string, fields: Partial<{ billableCredits: number }> = {}): Promise<string> {
+      const id = newId('req');
+      await requests.insert(database.knex, { id, accountId, apiKeyId: 'key_1', operation: 'test.echo', model: 'm', billableCredits: fields.billableCredits ?? 5, input: { prompt: 'ünïcödé ✓' }, webhookUrl: null, createdAtMs: Date.now() });
+      return id;
+    }
+
+    it('stores and reads a request with JSON input intact', async () => {
+      const id = await request(await account(0));
+      const row = await requests.get(id);
+      expect(row).to.include({ id, status: 'queued', operation: 'test.echo', billableCredits: 5, attempts: 0, pollCount: 0, leaseOwner: null, startedAtMs: null });
+      expect(row!.input).to.deep.equal({ prompt: 'ünïcödé ✓' });
+      expect(row!.createdAtMs).to.be.a('number');
+      expect(await requests.getForKey(id, 'key_other')).to.equal(undefined);
+    });
+
+    it('lets exactly one of many concurrent claimers win a queued request', async () => {
+      const id = await request(await account(0));
+      const now = Date.now();
+      const results = await Promise.all(Array.from({ length: 10 }, (_, index) => requests.claim(id, `worker-${index}`, now, 10_000, 'start')));
+      const winners = results.filter(Boolean);
+      expect(winners).to.have.length(1);
+      expect(winners[0]!).to.include({ status: 'processing', attempts: 1, startedAtMs: now });
+    });
+
+    it('claims by phase: a start never claims a request that has a task, a poll only one that has', async () => {
+      const id = await request(await account(0));
+      expect(await requests.claim(id, 'w', Date.now(), 10_000, 'poll')).to.equal(undefined);
+      await requests.claim(id, 'w', Date.now(), 10_000, 'start');
+      expect(await requests.recordTask(id, 'w', { provider: 'p', task: { taskId: 't' }, output: { task_id: 't' }, nextCheckAtMs: Date.now() })).to.equal(true);
+      expect(await requests.claim(id, 'w2', Date.now(), 10_000, 'start')).to.equal(undefined);
+      const polled = await requests.claim(id, 'w2', Date.now(), 10_000, 'poll');
+      expect(polled).to.include({ leaseOwner: 'w2', attempts: 1 });
+      expect(polled!.task).to.deep.equal({ taskId: 't' });
+    });
+
+    it('takes over an expired lease, not a live one; heartbeats extend only the holder', async () => {
+      const id = await request(await account(0));
+      const now = Date.now();
+      await requests.claim(id, 'a', now, 1000, 'start');
+      expect(await requests.claim(id, 'b', now + 500, 1000, 'start')).to.equal(undefined);
+      expect(await requests.extendLease(id, 'b', now + 5000)).to.equal(false);
+      expect(await requests.extendLease(id, 'a', now + 1500)).to.equal(true);
+      expect(await requests.claim(id, 'b', now + 1200, 1000, 'start')).to.equal(undefined);
+      const taken = await requests.claim(id, 'b', now + 1600, 1000, 'start');
+      expect(taken).to.include({ leaseOwner: 'b', attempts: 2 });
+    });
+
+    it('finishes once: the lease holder wins, anyone else changes nothing', async () => {
+      const id = await request(await account(0));
+      await requests.claim(id, 'a', Date.now(), 10_000, 'start');
+      expect(await requests.finish(database.knex, id, 'b', { status: 'succeeded', output: {}, errorMessage: null, completedAtMs: Date.now() })).to.equal(false);
+      expect(await requests.finish(database.knex, id, 'a', { status: 'failed', output: null, errorMessage: 'x', completedAtMs: 123 })).to.equal(true);
+      expect(await requests.finish(database.knex, id, 'a', { status: 'succeeded', output: {}, errorMessage: null, completedAtMs: 456 })).to.equal(false);
+      expect(await requests.get(id)).to.include({ status: 'failed', errorMessage: 'x', completedAtMs: 123, leaseOwner: null });
+    });
+
+    it('releases a deferred start back to queued and gives the attempt back', async () => {
+      const id = await request(await account(0));
+      await requests.claim(id, 'a', Date.now(), 10_000, 'start');
+      expect(await requests.release(id, 'a', { status: 'queued', nextCheckAtMs: 99, refundAttempt: true })).to.equal(true);
+      expect(await requests.get(id)).to.include({ status: 'queued', attempts: 0, nextCheckAtMs: 99, leaseOwner: null });
+    });
+
+    it('finds requests that are due and unattended, or whose lease expired', async () => {
+      const accountId = await account(0);
+      const due = await request(accountId);
+      const leased = await request(accountId);
+      const expired = await request(accountId);
+      const now = Date.now();
+      await requests.claim(leased, 'a', now, 60_000, 'start');
+      await requests.claim(expired, 'a', now - 60_000, 1000, 'start');
+      const found = (await requests.findNeedingAttention(now + 10, 0, 1000)).map((row) => row.id);
+      expect(found).to.include(due).and.include(expired).and.not.include(leased);
+      await requests.postponeCheck(due, (await requests.get(due))!.nextCheckAtMs, now + 60_000);
+      expect((await requests.findNeedingAttention(now + 10, 0, 1000)).map((row) => row.id)).to.not.include(due);
+    });
+
+    it('never overdraws: concurrent guarded debits take exactly what the balance covers', async () => {
+      const accountId = await account(10);
+      const results = await Promise.all(Array.from({ length: 8 }, () => database.knex.transaction((trx) => accounts.debit(trx, accountId, 3))));
+      expect(results.filter(Boolean)).to.have.length(3);
+      expect((await accounts.getAccount(accountId))!.creditsBalance).to.equal(1);
+    });
+
+    it('allows one debit and one refund per request, never two', async () => {
+      const accountId = await account(10);
+      const id = await request(accountId);
+      await accounts.appendLedger(database.knex, { accountId, requestId: id, kind: 'debit', amount: -5, atMs: 1 });
+      await accounts.appendLedger(database.knex, { accountId, requestId: id, kind: 'refund', amount: 5, atMs: 2 });
+      let refused = 0;
+      for (const kind of ['debit', 'refund'] as const) {
+        await accounts.appendLedger(database.knex, { accountId, requestId: id, kind, amount: 5, atMs: 3 }).catch(() => (refused += 1));
+      }
+      expect(refused).to.equal(2);
+      expect(await accounts.ledgerTotal(accountId)).to.equal(10);
+    });
+
+    it('rolls back a whole create transaction: no request row without its debit', async () => {
+      const accountId = await account(1);
+      const id = newId('req');
+      await database.knex
+        .transaction(async (trx) => {
+          await requests.insert(trx, { id, accountId, apiKeyId: 'k', operation: 'o', model: 'm', billableCredits: 5, input: {}, webhookUrl: null, createdAtMs: 1 });
+          if (!(await accounts.debit(trx, accountId, 5))) throw new Error('insufficient');
+        })
+        .catch(() => undefined);
+      expect(await requests.get(id)).to.equal(undefined);
+      expect((await accounts.getAccount(accountId))!.creditsBalance).to.equal(1);
+    });
+
+    it('holds idempotency keys per API key: acquire, conflict, complete, replay, release, take over', async () => {
+      const now = Date.now();
+      expect(await idempotency.acquire('k1', 'order', 'hash-a', now, 60_000)).to.equal('acquired');
+      const held = await idempotency.acquire('k1', 'order', 'hash-a', now, 60_000);
+      expect(held).to.include({ state: 'in_flight', requestHash: 'hash-a' });
+      expect(await idempotency.acquire('k2', 'order', 'hash-a', now, 60_000), 'another API key').to.equal('acquired');
+      await idempotency.complete(database.knex, 'k1', 'order', { requestId: 'req_1', status: 202, body: { id: 'req_1' } });
+      expect(await idempotency.acquire('k1', 'order', 'hash-b', now, 60_000)).to.include({ state: 'completed', responseStatus: 202, requestHash: 'hash-a' });
+      await idempotency.release('k2', 'order');
+      expect(await idempotency.acquire('k2', 'order', 'hash-c', now, 60_000)).to.equal('acquired');
+      expect(await idempotency.acquire('k2', 'order', 'hash-c', now + 120_000, 60_000), 'an abandoned in-flight key is taken over').to.equal('acquired');
+    });
+
+    it('lets exactly one of many concurrent acquirers hold a new idempotency key', async () => {
+      const results = await Promise.all(Array.from({ length: 20 }, () => idempotency.acquire('k3', 'race', 'h', Date.now(), 60_000)));
+      expect(results.filter((result) => result === 'acquired')).to.have.length(1);
+    });
+
+    it('stores API keys by hash, revokes them, and throttles last-used writes', async () => {
+      const accountId = await account(0);
+      const id = newId('key');
+      await accounts.insertApiKey({ id, accountId, name: 'n', keyPrefix: 'mg_abcdefgh', scopes: ['requests:read'], createdAtMs: 1, lastUsedAtMs: null, revokedAtMs: null, keyHash: 'f'.repeat(64) });
+      expect(await accounts.findApiKeyByHash('f'.repeat(64))).to.include({ id, name: 'n' });
+      await accounts.touchApiKey(id, 10_000, 1000);
+      await accounts.touchApiKey(id, 10_500, 1000);
+      expect((await accounts.findApiKeyByHash('f'.repeat(64)))!.lastUsedAtMs).to.equal(10_000);
+      expect(await accounts.revokeApiKey(id, 20_000)).to.equal(1);
+      expect(await accounts.revokeApiKey(id, 30_000)).to.equal(0);
+    });
+  });
+}
