@@ -1,6 +1,6 @@
 /**
  * The `mediagate` command line: start the service, migrate the schema, manage keys and credits.
- *   mediagate start all
+ *   mediagate start all|api|worker
  *   mediagate migrate
  *   mediagate keys create --name N --scopes requests:read,requests:write --credits 1000 [--email E] [--plan P] [--json]
  *   mediagate keys list [--json]
@@ -14,7 +14,7 @@ import { runAdminCommand } from './admin-commands.js';
 import { startService } from './serve.js';
 
 const usage = `usage:
-  mediagate start all
+  mediagate start all|api|worker
   mediagate migrate
   mediagate keys create --name N [--scopes requests:read,requests:write] [--credits N] [--email E] [--plan P] [--json]
   mediagate keys list [--json]
@@ -44,17 +44,23 @@ async function main(argv: string[]): Promise<number> {
   const settings = loadSettings();
   const [command, sub] = positionals;
   if (command === 'start') {
-    if (sub !== undefined && sub !== 'all') {
-      process.stderr.write(`mediagate start ${sub}: only "all" (API + worker in one process, embedded queue) is available in this version\n`);
+    const role = sub ?? 'all';
+    if (role !== 'all' && role !== 'api' && role !== 'worker') {
+      process.stderr.write(`mediagate start ${role}: the role must be all, api or worker\n`);
       return 2;
     }
-    const service = await startService(settings);
+    if (role !== 'all' && !settings.queue.url) {
+      // With the in-process queue an API process's jobs could never reach a separate worker.
+      process.stderr.write(`mediagate start ${role}: separate api and worker processes need a shared queue; set MEDIAGATE_AMQP_URL (or use "start all")\n`);
+      return 2;
+    }
+    const service = await startService(settings, { role, defaultMetrics: true });
     const { log } = service.gateway;
     if (service.devKey?.created) {
       // Printed once, on the first start only; the same key is in the file for later.
       process.stdout.write(`\nDevelopment API key (shown once; also saved to ${service.devKey.keyFile}):\n  ${service.devKey.plaintext}\n\n`);
     }
-    log.info({ url: service.url, publicUrl: settings.server.public_url, operations: service.gateway.registry.names().length }, 'mediagate is serving');
+    log.info({ role, url: service.url, publicUrl: settings.server.public_url, operations: service.gateway.registry.names().length }, role === 'worker' ? 'mediagate worker is running' : 'mediagate is serving');
     const shutdown = (signal: string) => {
       log.info({ signal }, 'shutting down');
       service.stop().then(

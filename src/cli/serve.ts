@@ -1,30 +1,66 @@
 /**
- * `mediagate start all`: the embedded single process — HTTP API, worker and sweeper together — with the
- * development account bootstrapped on first start. Stops gracefully on SIGINT/SIGTERM.
+ * Runs the service in one of three roles:
+ *   all    — the embedded single process: HTTP API, worker and sweeper (dev account on first SQLite start);
+ *   api    — HTTP API only: validates, writes and publishes; never runs provider work;
+ *   worker — consumes jobs and sweeps; serves no API (only /healthz and /metrics on worker.health_port if set).
+ * SIGTERM/SIGINT: stop accepting, let in-flight work finish within worker.shutdown_timeout_ms, close pools.
  */
 import type { Server } from 'node:http';
 import { ensureDevAccount } from '../kernel/accounts/dev-account.js';
 import type { Settings } from '../kernel/config/index.js';
 import { createGateway, type Gateway, type GatewayOptions } from '../kernel/gateway.js';
-import { createHttpApp } from '../http/app.js';
+import { createHttpApp, createWorkerHealthApp } from '../http/app.js';
+import type Koa from 'koa';
+
+export type Role = 'all' | 'api' | 'worker';
 
 export interface RunningService {
   gateway: Gateway;
-  server: Server;
-  /** The base URL the server actually listens on (port 0 picks a free one). */
+  role: Role;
+  server?: Server;
+  /** The base URL the HTTP server listens on (port 0 picks a free one); absent for a worker without health port. */
   url: string;
   devKey?: { created: boolean; keyFile: string; plaintext?: string };
   stop(): Promise<void>;
 }
 
-export async function startService(settings: Settings, options: GatewayOptions = {}): Promise<RunningService> {
+export async function startService(settings: Settings, options: GatewayOptions & { role?: Role } = {}): Promise<RunningService> {
+  const role = options.role ?? 'all';
   const gateway = await createGateway(settings, options);
   let devKey: RunningService['devKey'];
-  if (gateway.database.dialect === 'sqlite') {
+  if (role === 'all' && gateway.database.dialect === 'sqlite') {
     devKey = await ensureDevAccount({ accounts: gateway.accounts, apiKeys: gateway.apiKeys, dataDir: settings.data_dir, account: settings.dev_account, clock: gateway.clock });
   }
-  const app = createHttpApp(gateway);
-  const server = app.listen(settings.server.port, settings.server.host);
+  let server: Server | undefined;
+  let url = '';
+  if (role !== 'worker') {
+    ({ server, url } = await listen(createHttpApp(gateway, role), settings.server.host, settings.server.port));
+  } else if (settings.worker.health_port > 0) {
+    ({ server, url } = await listen(createWorkerHealthApp(gateway), settings.server.host, settings.worker.health_port));
+  }
+  if (role !== 'api') await gateway.startWorking();
+  let stopping: Promise<void> | undefined;
+  return {
+    gateway,
+    role,
+    server,
+    url,
+    devKey,
+    stop() {
+      stopping ??= (async () => {
+        const closed = server ? new Promise<void>((resolve) => server!.close(() => resolve())) : Promise.resolve();
+        server?.closeIdleConnections();
+        const deadline = new Promise<void>((resolve) => setTimeout(resolve, settings.worker.shutdown_timeout_ms).unref());
+        await Promise.race([Promise.all([closed, gateway.close()]), deadline]);
+        server?.closeAllConnections();
+      })();
+      return stopping;
+    },
+  };
+}
+
+async function listen(app: Koa, host: string, port: number): Promise<{ server: Server; url: string }> {
+  const server = app.listen(port, host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
@@ -32,19 +68,6 @@ export async function startService(settings: Settings, options: GatewayOptions =
   // Keep-alive longer than typical load balancers' idle timeout, so they never reuse a closed socket.
   server.keepAliveTimeout = 65_000;
   const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : settings.server.port;
-  await gateway.startWorking();
-  return {
-    gateway,
-    server,
-    url: `http://${settings.server.host}:${port}`,
-    devKey,
-    async stop() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      await gateway.close();
-    },
-  };
+  const actual = typeof address === 'object' && address ? address.port : port;
+  return { server, url: `http://${host}:${actual}` };
 }

@@ -2,23 +2,36 @@
 import Koa from 'koa';
 import { Router } from '@koa/router';
 import type { Gateway } from '../kernel/gateway.js';
+import { httpMetrics } from './middleware/http-metrics.js';
 import { problemDetails } from './middleware/problem-details.js';
 import { addFilesRoute } from './routes/files-route.js';
 import { addOpenApiRoute } from './routes/openapi-route.js';
+import { addOperationalRoutes } from './routes/operational-routes.js';
 import { addRequestRoutes } from './routes/requests-routes.js';
 import { addStatusRoute } from './routes/status-route.js';
 
-export function createHttpApp(gateway: Gateway): Koa {
-  const app = new Koa();
-  app.proxy = true;
+/** The public API (`api` and `all` roles). */
+export function createHttpApp(gateway: Gateway, role = 'all'): Koa {
   const router = new Router();
   addStatusRoute(router, gateway);
   addRequestRoutes(router, gateway);
   addOpenApiRoute(router, gateway);
   addFilesRoute(router, gateway);
-  router.get('/healthz', (ctx) => {
-    ctx.body = { ok: true, providers: gateway.plugins.breakerStates() };
-  });
+  addOperationalRoutes(router, gateway, role);
+  return assemble(gateway, router);
+}
+
+/** A worker's optional health and metrics port: nothing else is served there. */
+export function createWorkerHealthApp(gateway: Gateway): Koa {
+  const router = new Router();
+  addOperationalRoutes(router, gateway, 'worker');
+  return assemble(gateway, router);
+}
+
+function assemble(gateway: Gateway, router: Router): Koa {
+  const app = new Koa();
+  app.proxy = true;
+  app.use(httpMetrics(gateway.metrics));
   app.use(problemDetails(gateway.log));
   app.use(router.routes());
   app.use(router.allowedMethods());

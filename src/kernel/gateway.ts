@@ -12,6 +12,7 @@ import { projectRoot, type Settings } from './config/index.js';
 import { RequestCreator, RequestFinisher, RequestWorker, Sweeper } from './lifecycle/index.js';
 import { loadManifests, OperationRegistry } from './manifests/index.js';
 import { PluginRegistry } from './plugins/index.js';
+import { GatewayMetrics } from './observability/metrics.js';
 import { MemoryQueue, type JobQueue } from './queue/index.js';
 import { AccountStore, IdempotencyStore, RequestStore, migrateToLatest, openDatabase, type Database } from './store/index.js';
 
@@ -30,6 +31,7 @@ export interface Gateway {
   creator: RequestCreator;
   worker: RequestWorker;
   sweeper: Sweeper;
+  metrics: GatewayMetrics;
   /** Consumes jobs and runs the sweeper (the `worker` role). */
   startWorking(): Promise<void>;
   close(): Promise<void>;
@@ -42,6 +44,8 @@ export interface GatewayOptions {
   blobs?: BlobStore;
   /** Skip `migrate latest` (production runs `mediagate migrate` as its own step). */
   skipMigrations?: boolean;
+  /** Also collect process metrics (CPU, memory, event loop); off in tests, where many gateways share a process. */
+  defaultMetrics?: boolean;
 }
 
 export async function createGateway(settings: Settings, options: GatewayOptions = {}): Promise<Gateway> {
@@ -49,7 +53,11 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
   const clock = options.clock ?? { now: () => Date.now() };
   const manifests = await loadManifests([join(projectRoot, 'manifests/operations'), ...settings.manifest_dirs]);
   const registry = new OperationRegistry(manifests);
-  const plugins = new PluginRegistry(settings.breaker);
+  const metrics = new GatewayMetrics({ defaultMetrics: options.defaultMetrics });
+  const plugins = new PluginRegistry(settings.breaker, (pluginId, open) => {
+    metrics.breakerOpen.set({ provider: pluginId }, open ? 1 : 0);
+    log[open ? 'warn' : 'info']({ provider: pluginId }, open ? 'circuit breaker opened' : 'circuit breaker closed');
+  });
   await plugins.loadFolders([join(projectRoot, 'plugins'), ...settings.plugin_dirs], settings.providers);
 
   const database = openDatabase(settings.database.url, { poolMax: settings.database.pool_max });
@@ -62,8 +70,8 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
   const queue = options.queue ?? new MemoryQueue((error, job) => log.error({ err: error, requestId: job.requestId }, 'job handler failed'));
   const publicUrl = settings.server.public_url;
 
-  const creator = new RequestCreator({ registry, plugins, requests, accounts, idempotency, queue, clock, publicUrl, log });
-  const finisher = new RequestFinisher({ requests, accounts, clock, log });
+  const creator = new RequestCreator({ registry, plugins, requests, accounts, idempotency, queue, clock, publicUrl, log, metrics });
+  const finisher = new RequestFinisher({ requests, accounts, clock, log, metrics });
   const workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const worker = new RequestWorker({
     registry,
@@ -78,6 +86,7 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
     publicUrl,
     log,
     clock,
+    metrics,
   });
   const sweeper = new Sweeper({ requests, queue, clock, settings: settings.worker, log });
 
@@ -96,6 +105,7 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
     creator,
     worker,
     sweeper,
+    metrics,
     async startWorking() {
       await queue.consume(worker.handle, { concurrency: settings.worker.concurrency });
       sweeper.start();

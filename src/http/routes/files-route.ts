@@ -15,22 +15,18 @@ export function addFilesRoute(router: Router, gateway: Gateway): void {
     if (!info) throw new ApiError('MG_NOT_FOUND', `no file ${key}`);
     ctx.set('Accept-Ranges', 'bytes');
     ctx.set('Cache-Control', 'public, max-age=604800, immutable');
-    ctx.type = info.contentType;
     const range = parseRange(ctx.get('range'), info.size);
     if (range === 'unsatisfiable') {
       ctx.set('Content-Range', `bytes */${info.size}`);
       throw new ApiError('MG_RANGE_NOT_SATISFIABLE', `the file has ${info.size} bytes`, { headers: { 'Content-Range': `bytes */${info.size}` } });
     }
-    if (range) {
-      ctx.status = 206;
-      ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${info.size}`);
-      ctx.length = range.end - range.start + 1;
-    } else {
-      ctx.length = info.size;
-    }
+    const length = range ? range.end - range.start + 1 : info.size;
+    // HEAD gets the headers only; Koa clears type and length when the body is emptied, so set them after.
     ctx.body = ctx.method === 'HEAD' ? null : await gateway.blobs.read(key, range ?? undefined);
-    if (range) ctx.length = range.end - range.start + 1;
-    else ctx.length = info.size;
+    ctx.status = range ? 206 : 200;
+    if (range) ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${info.size}`);
+    ctx.type = info.contentType;
+    ctx.length = length;
   });
 }
 

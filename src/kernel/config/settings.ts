@@ -13,7 +13,9 @@ export interface Settings {
   server: { host: string; port: number; public_url: string; body_limit_bytes: number };
   data_dir: string;
   database: { url: string; pool_max: number };
-  worker: LifecycleSettings & { concurrency: number };
+  queue: { url: string; prefix: string; delivery_limit: number };
+  blobs: { url: string; s3_endpoint: string; s3_region: string };
+  worker: LifecycleSettings & { concurrency: number; health_port: number; shutdown_timeout_ms: number };
   breaker: BreakerSettings;
   plugin_dirs: string[];
   manifest_dirs: string[];
@@ -26,7 +28,7 @@ const positiveInteger = { type: 'integer', minimum: 1 };
 const settingsSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['server', 'data_dir', 'database', 'worker', 'breaker', 'providers', 'dev_account', 'log'],
+  required: ['server', 'data_dir', 'database', 'queue', 'blobs', 'worker', 'breaker', 'providers', 'dev_account', 'log'],
   properties: {
     server: {
       type: 'object',
@@ -46,12 +48,34 @@ const settingsSchema = {
       required: ['url', 'pool_max'],
       properties: { url: { type: 'string', pattern: '^$|^sqlite:|^mysql://' }, pool_max: positiveInteger },
     },
+    queue: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['url', 'prefix', 'delivery_limit'],
+      properties: {
+        url: { type: 'string', pattern: '^$|^amqps?://' },
+        prefix: { type: 'string', pattern: '^[A-Za-z0-9_.-]+$' },
+        delivery_limit: positiveInteger,
+      },
+    },
+    blobs: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['url', 's3_endpoint', 's3_region'],
+      properties: {
+        url: { type: 'string' },
+        s3_endpoint: { anyOf: [{ const: '' }, { type: 'string', format: 'uri', pattern: '^https?://' }] },
+        s3_region: { type: 'string' },
+      },
+    },
     worker: {
       type: 'object',
       additionalProperties: false,
-      required: ['concurrency', 'lease_ms', 'max_attempts', 'sweep_interval_ms', 'requeue_after_ms', 'retry_after_ms'],
+      required: ['concurrency', 'lease_ms', 'max_attempts', 'sweep_interval_ms', 'requeue_after_ms', 'retry_after_ms', 'health_port', 'shutdown_timeout_ms'],
       properties: {
         concurrency: positiveInteger,
+        health_port: { type: 'integer', minimum: 0, maximum: 65535 },
+        shutdown_timeout_ms: positiveInteger,
         lease_ms: positiveInteger,
         max_attempts: positiveInteger,
         sweep_interval_ms: positiveInteger,
@@ -96,6 +120,12 @@ const environmentOverrides: [string, string, 'string' | 'integer' | 'list'][] = 
   ['MEDIAGATE_PUBLIC_URL', 'server.public_url', 'string'],
   ['MEDIAGATE_DATA_DIR', 'data_dir', 'string'],
   ['MEDIAGATE_DATABASE_URL', 'database.url', 'string'],
+  ['MEDIAGATE_DATABASE_POOL_MAX', 'database.pool_max', 'integer'],
+  ['MEDIAGATE_AMQP_URL', 'queue.url', 'string'],
+  ['MEDIAGATE_AMQP_PREFIX', 'queue.prefix', 'string'],
+  ['MEDIAGATE_BLOB_URL', 'blobs.url', 'string'],
+  ['MEDIAGATE_S3_ENDPOINT', 'blobs.s3_endpoint', 'string'],
+  ['MEDIAGATE_WORKER_HEALTH_PORT', 'worker.health_port', 'integer'],
   ['MEDIAGATE_WORKER_CONCURRENCY', 'worker.concurrency', 'integer'],
   ['MEDIAGATE_WORKER_LEASE_MS', 'worker.lease_ms', 'integer'],
   ['MEDIAGATE_SWEEP_INTERVAL_MS', 'worker.sweep_interval_ms', 'integer'],

@@ -12,12 +12,14 @@ import { createRequestBlobs } from '../blobs/index.js';
 import type { PluginContext, RoutedModel } from '../plugin-sdk/index.js';
 import { ProviderError } from '../plugin-sdk/index.js';
 import type { LoadedPlugin } from '../plugins/index.js';
+import type { GatewayMetrics } from '../observability/metrics.js';
 
 export interface ProviderCallDeps {
   blobs: BlobStore;
   publicUrl: string;
   log: Logger;
   clock: { now(): number };
+  metrics?: GatewayMetrics;
 }
 
 export async function callProvider<T>(
@@ -45,9 +47,13 @@ export async function callProvider<T>(
     },
   };
   try {
-    return (await loaded.breaker.fire(() => invoke(context))) as T;
+    const result = (await loaded.breaker.fire(() => invoke(context))) as T;
+    deps.metrics?.providerCalls.inc({ provider, outcome: 'ok' });
+    return result;
   } catch (error) {
-    throw asProviderError(error, provider);
+    const failure = asProviderError(error, provider);
+    deps.metrics?.providerCalls.inc({ provider, outcome: failure.retryable ? 'transient_error' : 'permanent_error' });
+    throw failure;
   } finally {
     clearTimeout(timer);
     if (!abort.signal.aborted) abort.abort(new Error('provider call finished'));

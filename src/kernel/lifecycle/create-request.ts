@@ -12,7 +12,8 @@ import { createSchemaCompiler } from '../manifests/schema-compiler.js';
 import type { JsonObject } from '../plugin-sdk/index.js';
 import type { PluginRegistry } from '../plugins/index.js';
 import type { JobQueue } from '../queue/index.js';
-import { AccountStore, IdempotencyStore, RequestStore, newId } from '../store/index.js';
+import type { GatewayMetrics } from '../observability/metrics.js';
+import { AccountStore, IdempotencyStore, RequestStore, isDuplicateKeyError, newId, withTransientRetry } from '../store/index.js';
 import { requestUrl, type AcceptedResponse } from './request-view.js';
 
 export interface Caller {
@@ -39,6 +40,7 @@ export interface CreateRequestDeps {
   log: Logger;
   /** How long an in-flight idempotency key blocks duplicates before it is presumed abandoned. */
   idempotencyLockMs?: number;
+  metrics?: GatewayMetrics;
 }
 
 const envelopeSchema = {
@@ -124,29 +126,41 @@ export class RequestCreator {
       urls: { get: requestUrl(publicUrl, id) },
     };
     const headers = deprecationHeaders(prepared);
-    await accounts.db.transaction(async (trx) => {
-      await requests.insert(trx, {
-        id,
-        accountId: caller.accountId,
-        apiKeyId: caller.apiKeyId,
-        operation: prepared.operation.name,
-        model: prepared.model,
-        billableCredits: prepared.credits,
-        input: prepared.input as JsonObject,
-        webhookUrl,
-        createdAtMs: now,
-      });
-      if (!(await accounts.debit(trx, caller.accountId, prepared.credits))) {
-        const account = await accounts.getAccount(caller.accountId, trx);
-        throw new ApiError('MG_INSUFFICIENT_CREDITS', `this request costs ${prepared.credits} credits; the account has ${account?.creditsBalance ?? 0}`);
+    // The id is fixed before the first try: if a COMMIT went through but its acknowledgement was lost, the
+    // retry's insert hits the primary key instead of creating (and charging) a second request.
+    let attempt = 0;
+    await withTransientRetry(async () => {
+      attempt += 1;
+      try {
+        await accounts.db.transaction(async (trx) => {
+          await requests.insert(trx, {
+            id,
+            accountId: caller.accountId,
+            apiKeyId: caller.apiKeyId,
+            operation: prepared.operation.name,
+            model: prepared.model,
+            billableCredits: prepared.credits,
+            input: prepared.input as JsonObject,
+            webhookUrl,
+            createdAtMs: now,
+          });
+          if (!(await accounts.debit(trx, caller.accountId, prepared.credits))) {
+            const account = await accounts.getAccount(caller.accountId, trx);
+            throw new ApiError('MG_INSUFFICIENT_CREDITS', `this request costs ${prepared.credits} credits; the account has ${account?.creditsBalance ?? 0}`);
+          }
+          if (prepared.credits > 0) {
+            await accounts.appendLedger(trx, { accountId: caller.accountId, requestId: id, kind: 'debit', amount: -prepared.credits, atMs: now });
+          }
+          if (idempotencyKey !== undefined) {
+            await idempotency.complete(trx, caller.apiKeyId, idempotencyKey, { requestId: id, status: 202, body: { body, headers } });
+          }
+        });
+      } catch (error) {
+        if (attempt > 1 && isDuplicateKeyError(error) && (await requests.get(id))) return;
+        throw error;
       }
-      if (prepared.credits > 0) {
-        await accounts.appendLedger(trx, { accountId: caller.accountId, requestId: id, kind: 'debit', amount: -prepared.credits, atMs: now });
-      }
-      if (idempotencyKey !== undefined) {
-        await idempotency.complete(trx, caller.apiKeyId, idempotencyKey, { requestId: id, status: 202, body: { body, headers } });
-      }
-    });
+    }, { onRetry: (error) => this.deps.log.warn({ requestId: id, err: error }, 'create transaction retried after a transient database error') });
+    this.deps.metrics?.requestsCreated.inc({ operation: prepared.operation.name });
     try {
       await this.deps.queue.publish({ requestId: id });
     } catch (error) {

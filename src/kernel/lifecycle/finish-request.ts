@@ -2,17 +2,21 @@
  * Finish: ONE transaction writes the terminal state and settles credits — a refund on failure, or an
  * adjustment to the vendor's exact cost on success. Only the lease holder finishes, so a redelivered job
  * or a second worker can never refund twice (and the ledger's unique index would refuse it anyway).
+ * Retrying a finish after a lost COMMIT acknowledgement is safe for the same reason: the second try no
+ * longer holds the lease (the first one cleared it) and changes nothing.
  */
 import type { Logger } from 'pino';
 import type { OperationDefinition } from '../manifests/index.js';
 import type { JsonObject } from '../plugin-sdk/index.js';
-import type { AccountStore, RequestRecord, RequestStore } from '../store/index.js';
+import type { GatewayMetrics } from '../observability/metrics.js';
+import { withTransientRetry, type AccountStore, type RequestRecord, type RequestStore } from '../store/index.js';
 
 export interface FinishDeps {
   requests: RequestStore;
   accounts: AccountStore;
   clock: { now(): number };
   log: Logger;
+  metrics?: GatewayMetrics;
 }
 
 export class RequestFinisher {
@@ -26,7 +30,7 @@ export class RequestFinisher {
     const { requests, accounts, clock } = this.deps;
     const now = clock.now();
     const exact = output.exact_cost_credits;
-    return accounts.db.transaction(async (trx) => {
+    return withTransientRetry(() => accounts.db.transaction(async (trx) => {
       let billable = request.billableCredits;
       if (typeof exact === 'number' && Number.isInteger(exact) && exact >= 0 && exact !== billable) {
         const difference = exact - billable;
@@ -44,18 +48,20 @@ export class RequestFinisher {
       const finished = await requests.finish(trx, request.id, worker, { status: 'succeeded', output, errorMessage: null, completedAtMs: now, billableCredits: billable });
       if (!finished) await trx.rollback(new LostLease());
       return true;
-    }).catch((error) => {
-      if (error instanceof LostLease) return false;
-      throw error;
-    });
+    }))
+      .then((finished) => this.record(request, 'succeeded', finished, now))
+      .catch((error) => {
+        if (error instanceof LostLease) return false;
+        throw error;
+      });
   }
 
   async fail(request: RequestRecord, worker: string, message: string): Promise<boolean> {
     const { requests, accounts, clock, log } = this.deps;
     const now = clock.now();
     const output: JsonObject | null = request.output ? { ...request.output, status: 'failed' } : null;
-    const done = await accounts.db
-      .transaction(async (trx) => {
+    const done = await withTransientRetry(() =>
+      accounts.db.transaction(async (trx) => {
         const finished = await requests.finish(trx, request.id, worker, { status: 'failed', output, errorMessage: message, completedAtMs: now });
         if (!finished) await trx.rollback(new LostLease());
         if (request.billableCredits > 0) {
@@ -63,13 +69,21 @@ export class RequestFinisher {
           await accounts.appendLedger(trx, { accountId: request.accountId, requestId: request.id, kind: 'refund', amount: request.billableCredits, atMs: now });
         }
         return true;
-      })
-      .catch((error) => {
-        if (error instanceof LostLease) return false;
-        throw error;
-      });
+      }),
+    ).catch((error) => {
+      if (error instanceof LostLease) return false;
+      throw error;
+    });
     if (done) log.info({ requestId: request.id, operation: request.operation, reason: message }, 'request failed and was refunded');
-    return done;
+    return this.record(request, 'failed', done, now);
+  }
+
+  private record(request: RequestRecord, status: 'succeeded' | 'failed', finished: boolean, now: number): boolean {
+    if (finished && this.deps.metrics) {
+      this.deps.metrics.requestsFinished.inc({ operation: request.operation, status });
+      this.deps.metrics.requestDuration.observe({ operation: request.operation, status }, (now - request.createdAtMs) / 1000);
+    }
+    return finished;
   }
 }
 

@@ -30,7 +30,11 @@ export interface LoadedPlugin {
 export class PluginRegistry {
   private readonly plugins = new Map<string, LoadedPlugin>();
 
-  constructor(private readonly breakerSettings: BreakerSettings) {}
+  constructor(
+    private readonly breakerSettings: BreakerSettings,
+    /** Told when a breaker opens or closes (metrics, logs). */
+    private readonly onBreakerChange?: (pluginId: string, open: boolean) => void,
+  ) {}
 
   /** Adds a plugin object; throws with every bad config setting named. */
   register(plugin: ProviderPlugin, rawConfig: Record<string, unknown> = {}): void {
@@ -52,6 +56,8 @@ export class PluginRegistry {
       // A permanent vendor error (bad input) says nothing about the vendor's health: don't count it.
       errorFilter: (error: unknown) => ProviderError.is(error) && !error.retryable,
     });
+    breaker.on('open', () => this.onBreakerChange?.(plugin.id, true));
+    breaker.on('close', () => this.onBreakerChange?.(plugin.id, false));
     this.plugins.set(plugin.id, { plugin, config, enabled: plugin.isEnabled(config), breaker });
   }
 

@@ -15,4 +15,6 @@ export interface JobQueue {
   consume(handler: JobHandler, options: { concurrency: number }): Promise<void>;
   /** Stops delivering; resolves when in-flight handlers have finished. */
   close(): Promise<void>;
+  /** Whether the broker is reachable right now (for health endpoints); absent = always healthy. */
+  health?(): Promise<{ ok: boolean; detail?: string }>;
 }

@@ -5,6 +5,7 @@
  */
 import type { Knex } from 'knex';
 import type { Executor } from './request-store.js';
+import { isDuplicateKeyError } from './transient-retry.js';
 
 export interface IdempotencyRecord {
   requestHash: string;
@@ -30,7 +31,7 @@ export class IdempotencyStore {
       });
       return 'acquired';
     } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
+      if (!isDuplicateKeyError(error)) throw error;
     }
     const existing = await this.find(apiKeyId, key);
     if (!existing) return this.acquire(apiKeyId, key, requestHash, nowMs, lockMs);
@@ -69,7 +70,3 @@ export class IdempotencyStore {
   }
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: string }).code;
-  return code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'ER_DUP_ENTRY';
-}

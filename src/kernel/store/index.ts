@@ -4,3 +4,4 @@ export { AccountStore, type LedgerKind } from './account-store.js';
 export { IdempotencyStore, type IdempotencyRecord } from './idempotency-store.js';
 export { openDatabase, migrateToLatest, type Database, type DatabaseDialect } from './open-database.js';
 export { newId } from './ids.js';
+export { withTransientRetry, isTransientDatabaseError, isDuplicateKeyError } from './transient-retry.js';
