@@ -65,7 +65,7 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
   const requests = new RequestStore(database.knex);
   const accounts = new AccountStore(database.knex);
   const idempotency = new IdempotencyStore(database.knex);
-  const apiKeys = new ApiKeys(accounts, clock);
+  const apiKeys = new ApiKeys(accounts, clock, { onTouchError: (error) => log.warn({ err: error }, 'could not record API key use') });
   const blobs = options.blobs ?? new LocalFolderBlobs(join(settings.data_dir, 'files'));
   const queue = options.queue ?? new MemoryQueue((error, job) => log.error({ err: error, requestId: job.requestId }, 'job handler failed'));
   const publicUrl = settings.server.public_url;

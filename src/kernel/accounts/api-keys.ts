@@ -38,11 +38,27 @@ export function parseScopes(text: string): Scope[] {
   return [...new Set(scopes)] as Scope[];
 }
 
+/**
+ * Verified keys are cached for a short time (default 2 s) so polling does not cost a key lookup per call:
+ * a key revoked through this process stops working at once, one revoked elsewhere (the CLI, another API
+ * process) within the cache time.
+ */
 export class ApiKeys {
+  private readonly cache = new Map<string, { key: AuthenticatedKey; expiresAtMs: number }>();
+  private readonly lastTouched = new Map<string, number>();
+
   constructor(
     private readonly accounts: AccountStore,
     private readonly clock: { now(): number },
+    private readonly options: { cacheMs?: number; touchResolutionMs?: number; onTouchError?: (error: unknown) => void } = {},
   ) {}
+
+  /** Revokes a key by id or prefix; effective at once in this process. */
+  async revoke(idOrPrefix: string): Promise<number> {
+    const revoked = await this.accounts.revokeApiKey(idOrPrefix, this.clock.now());
+    this.cache.clear();
+    return revoked;
+  }
 
   /** Creates a key; the plaintext is returned here and never again. */
   async create(accountId: string, name: string, scopes: Scope[]): Promise<{ plaintext: string; record: ApiKeyRecord }> {
@@ -65,13 +81,33 @@ export class ApiKeys {
   async authenticate(plaintext: string | undefined): Promise<AuthenticatedKey> {
     if (!plaintext) throw new ApiError('MG_UNAUTHENTICATED', 'send your API key in the x-api-key header');
     const hash = hashApiKey(plaintext);
+    const now = this.clock.now();
+    const cached = this.cache.get(hash);
+    if (cached && cached.expiresAtMs > now) {
+      this.touch(cached.key.apiKeyId, now);
+      return cached.key;
+    }
     const found = await this.accounts.findApiKeyByHash(hash);
     if (!found || !timingSafeEqual(Buffer.from(found.keyHash, 'hex'), Buffer.from(hash, 'hex')) || found.revokedAtMs !== null) {
+      this.cache.delete(hash);
       throw new ApiError('MG_UNAUTHENTICATED', 'the API key is invalid or has been revoked');
     }
-    // last-used is kept to the second: enough to audit a key, without a write on every call.
-    await this.accounts.touchApiKey(found.id, this.clock.now(), 1000);
-    return { apiKeyId: found.id, accountId: found.accountId, name: found.name, scopes: found.scopes };
+    const key: AuthenticatedKey = { apiKeyId: found.id, accountId: found.accountId, name: found.name, scopes: found.scopes };
+    if (this.cache.size > 10_000) this.cache.clear();
+    this.cache.set(hash, { key, expiresAtMs: now + (this.options.cacheMs ?? 2000) });
+    this.touch(found.id, now);
+    return key;
+  }
+
+  /**
+   * Records the key's last use, to the second: enough to audit a key without a write per call. The write
+   * is not awaited — a failed touch must not fail the caller's request.
+   */
+  private touch(apiKeyId: string, now: number): void {
+    const resolution = this.options.touchResolutionMs ?? 1000;
+    if (now - (this.lastTouched.get(apiKeyId) ?? 0) < resolution) return;
+    this.lastTouched.set(apiKeyId, now);
+    this.accounts.touchApiKey(apiKeyId, now, resolution).catch((error) => this.options.onTouchError?.(error));
   }
 }
 

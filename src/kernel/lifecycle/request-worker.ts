@@ -11,7 +11,7 @@ import type { JsonObject, ProviderTask, RoutedModel } from '../plugin-sdk/index.
 import { ProviderError } from '../plugin-sdk/index.js';
 import type { LoadedPlugin, PluginRegistry } from '../plugins/index.js';
 import type { Job, JobQueue } from '../queue/index.js';
-import { terminalStatuses, type RequestRecord, type RequestStore } from '../store/index.js';
+import type { RequestRecord, RequestStore } from '../store/index.js';
 import { nextCheckDelay } from './backoff.js';
 import { callProvider, type ProviderCallDeps } from './call-provider.js';
 import type { RequestFinisher } from './finish-request.js';
@@ -33,18 +33,20 @@ export interface WorkerDeps extends ProviderCallDeps {
 export class RequestWorker {
   constructor(private readonly deps: WorkerDeps) {}
 
+  /**
+   * Tries the start claim first (the common case: a fresh request), then the poll claim; a job for a request
+   * that is finished, held by a live worker, or gone claims nothing and is dropped.
+   */
   readonly handle = async (job: Job): Promise<void> => {
-    const request = await this.deps.requests.get(job.requestId);
-    if (!request || terminalStatuses.has(request.status)) return;
-    if (request.leaseOwner && (request.leaseExpiresAtMs ?? 0) > this.deps.clock.now()) return;
-    if (request.task) await this.poll(request);
-    else await this.start(request);
+    const { requests, settings, clock, workerId } = this.deps;
+    const started = await requests.claim(job.requestId, workerId, clock.now(), settings.lease_ms, 'start');
+    if (started) return this.start(started);
+    const polled = await requests.claim(job.requestId, workerId, clock.now(), settings.lease_ms, 'poll');
+    if (polled) return this.poll(polled);
   };
 
-  private async start(seen: RequestRecord): Promise<void> {
-    const { requests, settings, clock, workerId, finisher } = this.deps;
-    const request = await requests.claim(seen.id, workerId, clock.now(), settings.lease_ms, 'start');
-    if (!request) return;
+  private async start(request: RequestRecord): Promise<void> {
+    const { settings, clock, workerId, finisher } = this.deps;
     const definition = this.deps.registry.get(request.operation);
     if (!definition) return void (await finisher.fail(request, workerId, `operation ${request.operation} is no longer served`));
     if (request.attempts > settings.max_attempts) {
@@ -78,10 +80,8 @@ export class RequestWorker {
     await this.deps.queue.publish({ requestId: request.id }, { delayMs: delay });
   }
 
-  private async poll(seen: RequestRecord): Promise<void> {
-    const { requests, settings, clock, workerId, finisher } = this.deps;
-    const request = await requests.claim(seen.id, workerId, clock.now(), settings.lease_ms, 'poll');
-    if (!request) return;
+  private async poll(request: RequestRecord): Promise<void> {
+    const { workerId, finisher } = this.deps;
     const definition = this.deps.registry.get(request.operation);
     const loaded = request.provider ? this.deps.plugins.get(request.provider) : undefined;
     const handler = loaded?.plugin.operations[request.operation];

@@ -26,7 +26,8 @@ export function openDatabase(url: string, options: { poolMax?: number } = {}): D
       pool: {
         min: 1,
         max: 1,
-        afterCreate(connection: { pragma(sql: string): unknown }, done: (error: Error | null, connection: unknown) => void) {
+        afterCreate(connection: SqliteConnection, done: (error: Error | null, connection: unknown) => void) {
+          cachePreparedStatements(connection);
           // WAL lets readers proceed during a write; NORMAL sync is durable across process crashes (not power loss).
           connection.pragma('journal_mode = WAL');
           connection.pragma('synchronous = NORMAL');
@@ -47,6 +48,30 @@ export function openDatabase(url: string, options: { poolMax?: number } = {}): D
     return { knex, dialect: 'mysql' };
   }
   throw new Error(`database url must start with sqlite: or mysql:// (got ${url.split(':')[0]}:)`);
+}
+
+interface SqliteConnection {
+  pragma(sql: string): unknown;
+  prepare(sql: string): unknown;
+}
+
+/**
+ * knex's better-sqlite3 dialect prepares every statement anew; the gateway runs the same few dozen
+ * statements all the time, so keep them prepared (bounded, in case of ad-hoc SQL). Statements are
+ * stateless between runs as knex uses them (no safeIntegers/raw toggles), so reuse is safe.
+ */
+function cachePreparedStatements(connection: SqliteConnection, limit = 500): void {
+  const prepare = connection.prepare.bind(connection);
+  const cache = new Map<string, unknown>();
+  connection.prepare = (sql: string) => {
+    let statement = cache.get(sql);
+    if (!statement) {
+      statement = prepare(sql);
+      if (cache.size >= limit) cache.delete(cache.keys().next().value as string);
+      cache.set(sql, statement);
+    }
+    return statement;
+  };
 }
 
 export async function migrateToLatest(database: Database): Promise<string[]> {
