@@ -11,7 +11,7 @@ export async function runAdminCommand(settings: Settings, positionals: string[],
   const clock = { now: () => Date.now() };
   try {
     const applied = await migrateToLatest(database);
-    const accounts = new AccountStore(database.knex);
+    const accounts = new AccountStore(database.sql);
     const apiKeys = new ApiKeys(accounts, clock);
     const [command, sub, argument] = positionals;
     const out = (text: string) => process.stdout.write(`${text}\n`);
@@ -56,7 +56,7 @@ export async function runAdminCommand(settings: Settings, positionals: string[],
     }
     return fail(`unknown command: ${positionals.join(' ')}`);
   } finally {
-    await database.knex.destroy();
+    await database.close();
   }
 }
 

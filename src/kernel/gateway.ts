@@ -62,9 +62,9 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
 
   const database = openDatabase(settings.database.url, { poolMax: settings.database.pool_max });
   if (!options.skipMigrations) await migrateToLatest(database);
-  const requests = new RequestStore(database.knex);
-  const accounts = new AccountStore(database.knex);
-  const idempotency = new IdempotencyStore(database.knex);
+  const requests = new RequestStore(database.sql);
+  const accounts = new AccountStore(database.sql);
+  const idempotency = new IdempotencyStore(database.sql);
   const apiKeys = new ApiKeys(accounts, clock, { onTouchError: (error) => log.warn({ err: error }, 'could not record API key use') });
   const blobs = options.blobs ?? new LocalFolderBlobs(join(settings.data_dir, 'files'));
   const queue = options.queue ?? new MemoryQueue((error, job) => log.error({ err: error, requestId: job.requestId }, 'job handler failed'));
@@ -114,7 +114,7 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
       await sweeper.stop();
       await queue.close();
       plugins.shutdown();
-      await database.knex.destroy();
+      await database.close();
     },
   };
 }

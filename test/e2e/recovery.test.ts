@@ -25,11 +25,12 @@ describe('recovery', () => {
     async function orphanRequest(accountId: string, keyId: string, fields: Record<string, unknown> = {}): Promise<string> {
       const { requests, accounts, database } = service.service.gateway;
       const id = newId('req');
-      await database.knex.transaction(async (trx) => {
+      await database.sql.transaction(async (trx) => {
         await requests.insert(trx, { id, accountId, apiKeyId: keyId, operation: 'test.echo', model: 'echo-1', billableCredits: 2, input: { message: 'orphan' }, webhookUrl: null, createdAtMs: Date.now() - 5000 });
         await accounts.debit(trx, accountId, 2);
         await accounts.appendLedger(trx, { accountId, requestId: id, kind: 'debit', amount: -2, atMs: Date.now() });
-        if (Object.keys(fields).length) await trx('requests').where({ id }).update(fields);
+        const columns = Object.keys(fields);
+        if (columns.length) await trx.run(`UPDATE requests SET ${columns.map((column) => `${column} = ?`).join(', ')} WHERE id = ?`, [...Object.values(fields), id]);
       });
       return id;
     }

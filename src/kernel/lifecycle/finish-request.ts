@@ -46,7 +46,7 @@ export class RequestFinisher {
         }
       }
       const finished = await requests.finish(trx, request.id, worker, { status: 'succeeded', output, errorMessage: null, completedAtMs: now, billableCredits: billable });
-      if (!finished) await trx.rollback(new LostLease());
+      if (!finished) throw new LostLease();
       return true;
     }))
       .then((finished) => this.record(request, 'succeeded', finished, now))
@@ -63,7 +63,7 @@ export class RequestFinisher {
     const done = await withTransientRetry(() =>
       accounts.db.transaction(async (trx) => {
         const finished = await requests.finish(trx, request.id, worker, { status: 'failed', output, errorMessage: message, completedAtMs: now });
-        if (!finished) await trx.rollback(new LostLease());
+        if (!finished) throw new LostLease();
         if (request.billableCredits > 0) {
           await accounts.credit(trx, request.accountId, request.billableCredits);
           await accounts.appendLedger(trx, { accountId: request.accountId, requestId: request.id, kind: 'refund', amount: request.billableCredits, atMs: now });

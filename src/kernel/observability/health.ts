@@ -13,7 +13,7 @@ export interface HealthReport {
 export async function checkHealth(deps: { role: string; database: Database; queue: JobQueue; plugins: PluginRegistry }): Promise<HealthReport> {
   const checks: HealthReport['checks'] = {};
   try {
-    await Promise.race([deps.database.knex.raw('SELECT 1'), new Promise((_, reject) => setTimeout(() => reject(new Error('timed out after 2 s')), 2000).unref())]);
+    await Promise.race([deps.database.sql.first('SELECT 1 AS ok'), new Promise((_, reject) => setTimeout(() => reject(new Error('timed out after 2 s')), 2000).unref())]);
     checks.database = { ok: true };
   } catch (error) {
     checks.database = { ok: false, detail: (error as Error).message };

@@ -48,6 +48,7 @@ export interface RabbitMqQueueOptions {
 /** Header carrying the part of a delay still to wait when a job leaves a wait queue. */
 const remainingHeader = 'mediagate-remaining-ms';
 const deadLetterPrefetch = 4;
+const connectionLostMessage = 'RabbitMQ connection lost before the broker confirmed';
 const maxRedeliveryDelayMs = 30_000;
 
 interface PendingConfirm {
@@ -78,7 +79,7 @@ class Session {
   markLost(reason: string, error?: unknown): void {
     if (this.isLost) return;
     this.isLost = true;
-    const failure = new Error(`RabbitMQ connection lost before the broker confirmed (${reason})`);
+    const failure = new Error(connectionLostMessage);
     for (const pending of this.pending) pending.fail(failure);
     this.pending.clear();
     this.onLost(reason, error);
@@ -179,17 +180,17 @@ export class RabbitMqQueue implements JobQueue {
     if (this.consumer) throw new Error('the RabbitMQ queue already has a consumer');
     if (this.closing) throw new Error('the RabbitMQ queue is closed');
     this.consumer = { handler, concurrency: Math.max(1, Math.floor(options.concurrency)) };
-    if (!this.supervisor) await this.connect();
-    const session = this.session;
-    // A session opened after `this.consumer` was set already consumes; only a running one needs it now.
-    if (session && !session.isLost && session.consumerChannels.length === 0) {
-      try {
-        await this.startConsuming(session);
-      } catch (error) {
-        // The session broke under us; its replacement starts consuming by itself.
-        this.log.warn({ err: error }, 'could not start consuming; will retry on reconnect');
-      }
+    if (!this.supervisor) {
+      // The first session starts consuming as part of its set-up.
+      await this.connect().catch((error: unknown) => {
+        this.consumer = undefined;
+        throw error;
+      });
+      return;
     }
+    // Otherwise start on the live session; during an outage the next session starts by itself (adopt).
+    const session = this.session;
+    if (session && !session.isLost) await this.startConsuming(session).catch((error: unknown) => session.markLost('could not start consuming', error));
   }
 
   /**
@@ -299,17 +300,27 @@ export class RabbitMqQueue implements JobQueue {
     });
   }
 
+  /**
+   * The live session, waiting for a reconnect until `deadline`. Before the first connection, each caller
+   * retries connecting with backoff until its deadline.
+   */
   private async waitForSession(deadline: number): Promise<Session> {
-    for (;;) {
+    for (let attempt = 1; ; attempt += 1) {
       if (this.closing) throw new Error('the RabbitMQ queue is closed');
       const session = this.session;
       if (session && !session.isLost) return session;
-      if (!this.supervisor) {
-        await withDeadline(this.connect(), deadline, 'RabbitMQ did not accept a connection in time');
-        continue;
-      }
       const remaining = deadline - Date.now();
       if (remaining <= 0) throw new Error(`RabbitMQ is unreachable; gave up after ${this.publishTimeoutMs} ms`);
+      if (!this.supervisor) {
+        try {
+          await withDeadline(this.connect(), deadline, `RabbitMQ did not accept a connection within ${this.publishTimeoutMs} ms`);
+        } catch (error) {
+          if (this.closing || Date.now() + 1 >= deadline) throw error;
+          this.log.warn({ err: error, attempt }, 'could not connect to RabbitMQ; retrying');
+          await sleep(Math.min(reconnectDelay(attempt, this.reconnect), deadline - Date.now()));
+        }
+        continue;
+      }
       await new Promise<void>((resolve) => {
         const wake = (): void => {
           clearTimeout(timer);
@@ -352,7 +363,10 @@ export class RabbitMqQueue implements JobQueue {
           body,
           { persistent: true, mandatory: true, messageId, contentType: 'application/json', headers },
           (error: unknown) => {
-            if (error) settle(error instanceof Error ? error : new Error(`RabbitMQ rejected the publish: ${String(error)}`));
+            // amqplib fails a closed channel's unconfirmed publishes with "channel closed" (before or after
+            // the connection's own close event, depending on which side went first).
+            if (error && (session.isLost || (error instanceof Error && error.message === 'channel closed'))) settle(new Error(connectionLostMessage));
+            else if (error) settle(new Error(`RabbitMQ did not accept the publish: ${error instanceof Error ? error.message : String(error)}`));
             // The broker sends basic.return before the confirm of an unroutable mandatory message.
             else if (session.returned.has(messageId)) settle(new Error(`RabbitMQ could not route the job to a queue via ${exchange} (${routingKey}); is the topology deleted?`));
             else settle();
@@ -473,6 +487,7 @@ export class RabbitMqQueue implements JobQueue {
   }
 
   private releaseSlot(): void {
+    if (this.closing) this.slotWaiters.splice(0).forEach((resolve) => resolve(false));
     const next = this.slotWaiters.shift();
     // The slot passes straight to the next waiting job, so `running` never exceeds the limit.
     if (next) return next(true);
@@ -510,7 +525,12 @@ export class RabbitMqQueue implements JobQueue {
     this.slotWaiters.splice(0).forEach((resolve) => resolve(false));
     for (const done of [...this.pauses]) done();
     if (this.running > 0 || this.settling > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
-    if (session) await bounded(session.connection.close());
+    if (session) {
+      // Channel by channel first: a channel's close waits for the broker's close-ok, so the acks just sent
+      // on it are settled before the connection goes (frames of different channels may be reordered).
+      for (const { channel } of session.consumerChannels) await bounded(channel.close());
+      await bounded(session.connection.close());
+    }
     await this.firstConnect?.catch(() => {});
     await this.supervisor;
     this.session = undefined;
@@ -546,6 +566,10 @@ function parseJob(message: ConsumeMessage): Job | undefined {
 export function reconnectDelay(attempt: number, backoff: { initialMs: number; maxMs: number }, random: () => number = Math.random): number {
   const ceiling = Math.min(backoff.maxMs, backoff.initialMs * 2 ** Math.max(0, attempt - 1));
   return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 }
 
 function withDeadline<T>(promise: Promise<T>, deadline: number, message: string): Promise<T> {

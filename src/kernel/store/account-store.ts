@@ -3,121 +3,102 @@
  * UPDATE, no read-modify-write); the ledger is the audit trail, and its unique (request_id, kind)
  * index makes a second debit or refund of one request impossible rather than unlikely.
  */
-import type { Knex } from 'knex';
 import type { Executor } from './request-store.js';
 import type { AccountRecord, ApiKeyRecord, Scope } from './records.js';
 import { toAccountRecord, toApiKeyRecord } from './row-mapping.js';
+import type { SqlDatabase } from './sql-executor.js';
 
 export type LedgerKind = 'grant' | 'debit' | 'refund' | 'adjust';
 
 export class AccountStore {
-  constructor(private readonly knex: Knex) {}
+  constructor(readonly db: SqlDatabase) {}
 
   async createAccount(account: AccountRecord): Promise<void> {
-    await this.knex.transaction(async (trx) => {
-      await trx('accounts').insert({
-        id: account.id,
-        email: account.email,
-        plan: account.plan,
-        credits_balance: account.creditsBalance,
-        created_at_ms: account.createdAtMs,
-      });
+    await this.db.transaction(async (tx) => {
+      await tx.run('INSERT INTO accounts (id, email, plan, credits_balance, created_at_ms) VALUES (?, ?, ?, ?, ?)', [
+        account.id,
+        account.email,
+        account.plan,
+        account.creditsBalance,
+        account.createdAtMs,
+      ]);
       if (account.creditsBalance > 0) {
-        await this.appendLedger(trx, { accountId: account.id, requestId: null, kind: 'grant', amount: account.creditsBalance, note: 'opening balance', atMs: account.createdAtMs });
+        await this.appendLedger(tx, { accountId: account.id, requestId: null, kind: 'grant', amount: account.creditsBalance, note: 'opening balance', atMs: account.createdAtMs });
       }
     });
   }
 
-  async getAccount(id: string, db: Executor = this.knex): Promise<AccountRecord | undefined> {
-    const row = await db('accounts').where({ id }).first();
+  async getAccount(id: string, db: Executor = this.db): Promise<AccountRecord | undefined> {
+    const row = await db.first('SELECT * FROM accounts WHERE id = ?', [id]);
     return row ? toAccountRecord(row) : undefined;
   }
 
   async countAccounts(): Promise<number> {
-    const row = await this.knex('accounts').count({ n: '*' }).first();
+    const row = await this.db.first<{ n: number }>('SELECT COUNT(*) AS n FROM accounts');
     return Number(row?.n ?? 0);
   }
 
   async insertApiKey(key: ApiKeyRecord & { keyHash: string }): Promise<void> {
-    await this.knex('api_keys').insert({
-      id: key.id,
-      account_id: key.accountId,
-      name: key.name,
-      key_hash: key.keyHash,
-      key_prefix: key.keyPrefix,
-      scopes: JSON.stringify(key.scopes),
-      created_at_ms: key.createdAtMs,
-      last_used_at_ms: null,
-      revoked_at_ms: null,
-    });
+    await this.db.run(
+      'INSERT INTO api_keys (id, account_id, name, key_hash, key_prefix, scopes, created_at_ms, last_used_at_ms, revoked_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, NULL)',
+      [key.id, key.accountId, key.name, key.keyHash, key.keyPrefix, JSON.stringify(key.scopes), key.createdAtMs],
+    );
   }
 
   async findApiKeyByHash(keyHash: string): Promise<(ApiKeyRecord & { keyHash: string }) | undefined> {
-    const row = await this.knex('api_keys').where({ key_hash: keyHash }).first();
+    const row = await this.db.first('SELECT * FROM api_keys WHERE key_hash = ?', [keyHash]);
     return row ? { ...toApiKeyRecord(row), keyHash: String(row.key_hash) } : undefined;
   }
 
   async listApiKeys(): Promise<ApiKeyRecord[]> {
-    const rows = await this.knex('api_keys').orderBy('created_at_ms');
+    const rows = await this.db.all('SELECT * FROM api_keys ORDER BY created_at_ms');
     return rows.map(toApiKeyRecord);
   }
 
   async revokeApiKey(idOrPrefix: string, atMs: number): Promise<number> {
-    return this.knex('api_keys')
-      .where((where) => where.where({ id: idOrPrefix }).orWhere({ key_prefix: idOrPrefix }))
-      .whereNull('revoked_at_ms')
-      .update({ revoked_at_ms: atMs });
+    const { changes } = await this.db.run('UPDATE api_keys SET revoked_at_ms = ? WHERE (id = ? OR key_prefix = ?) AND revoked_at_ms IS NULL', [atMs, idOrPrefix, idOrPrefix]);
+    return changes;
   }
 
   /** Records use of a key, at most once per `resolutionMs`, so reads do not turn into a write each. */
   async touchApiKey(id: string, atMs: number, resolutionMs: number): Promise<void> {
-    await this.knex('api_keys')
-      .where({ id })
-      .andWhere((where) => where.whereNull('last_used_at_ms').orWhere('last_used_at_ms', '<', atMs - resolutionMs))
-      .update({ last_used_at_ms: atMs });
+    await this.db.run('UPDATE api_keys SET last_used_at_ms = ? WHERE id = ? AND (last_used_at_ms IS NULL OR last_used_at_ms < ?)', [atMs, id, atMs - resolutionMs]);
   }
 
   /** Takes `amount` credits if the balance covers it; false (and nothing written) when it does not. */
   async debit(db: Executor, accountId: string, amount: number): Promise<boolean> {
     if (amount === 0) return true;
-    const changed = await db('accounts')
-      .where({ id: accountId })
-      .andWhere('credits_balance', '>=', amount)
-      .update({ credits_balance: db.raw('credits_balance - ?', [amount]) });
-    return changed === 1;
+    const { changes } = await db.run('UPDATE accounts SET credits_balance = credits_balance - ? WHERE id = ? AND credits_balance >= ?', [amount, accountId, amount]);
+    return changes === 1;
   }
 
   async credit(db: Executor, accountId: string, amount: number): Promise<void> {
     if (amount === 0) return;
-    await db('accounts').where({ id: accountId }).update({ credits_balance: db.raw('credits_balance + ?', [amount]) });
+    await db.run('UPDATE accounts SET credits_balance = credits_balance + ? WHERE id = ?', [amount, accountId]);
   }
 
   async appendLedger(db: Executor, entry: { accountId: string; requestId: string | null; kind: LedgerKind; amount: number; note?: string; atMs: number }): Promise<void> {
-    await db('credit_ledger').insert({
-      account_id: entry.accountId,
-      request_id: entry.requestId,
-      kind: entry.kind,
-      amount: entry.amount,
-      note: entry.note ?? null,
-      created_at_ms: entry.atMs,
-    });
+    await db.run('INSERT INTO credit_ledger (account_id, request_id, kind, amount, note, created_at_ms) VALUES (?, ?, ?, ?, ?, ?)', [
+      entry.accountId,
+      entry.requestId,
+      entry.kind,
+      entry.amount,
+      entry.note ?? null,
+      entry.atMs,
+    ]);
   }
 
   /** Sum of ledger entries per account: equals the balance when the books are consistent. */
   async ledgerTotal(accountId: string): Promise<number> {
-    const row = await this.knex('credit_ledger').where({ account_id: accountId }).sum({ total: 'amount' }).first();
+    const row = await this.db.first<{ total: number | string | null }>('SELECT SUM(amount) AS total FROM credit_ledger WHERE account_id = ?', [accountId]);
     return Number(row?.total ?? 0);
   }
 
   async grantCredits(accountId: string, amount: number, note: string, atMs: number): Promise<void> {
-    await this.knex.transaction(async (trx) => {
-      await this.credit(trx, accountId, amount);
-      await this.appendLedger(trx, { accountId, requestId: null, kind: 'grant', amount, note, atMs });
+    await this.db.transaction(async (tx) => {
+      await this.credit(tx, accountId, amount);
+      await this.appendLedger(tx, { accountId, requestId: null, kind: 'grant', amount, note, atMs });
     });
-  }
-
-  get db(): Knex {
-    return this.knex;
   }
 }
 

@@ -5,3 +5,4 @@ export { IdempotencyStore, type IdempotencyRecord } from './idempotency-store.js
 export { openDatabase, migrateToLatest, type Database, type DatabaseDialect } from './open-database.js';
 export { newId } from './ids.js';
 export { withTransientRetry, isTransientDatabaseError, isDuplicateKeyError } from './transient-retry.js';
+export type { SqlDatabase, SqlExecutor } from './sql-executor.js';

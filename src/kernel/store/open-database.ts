@@ -5,13 +5,20 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
+import { KnexExecutor } from './knex-executor.js';
 import { migrationSource } from './migrations.js';
+import type { SqlDatabase } from './sql-executor.js';
+import { SqliteExecutor } from './sqlite-executor.js';
 
 export type DatabaseDialect = 'sqlite' | 'mysql';
 
 export interface Database {
+  /** Runs migrations and administrative queries. */
   knex: Knex;
+  /** What the stores run their statements on (see sql-executor.ts). */
+  sql: SqlDatabase;
   dialect: DatabaseDialect;
+  close(): Promise<void>;
 }
 
 export function openDatabase(url: string, options: { poolMax?: number } = {}): Database {
@@ -37,7 +44,8 @@ export function openDatabase(url: string, options: { poolMax?: number } = {}): D
         },
       },
     });
-    return { knex, dialect: 'sqlite' };
+    const sql = new SqliteExecutor(filename);
+    return { knex, sql, dialect: 'sqlite', close: async () => Promise.all([sql.close(), knex.destroy()]).then(() => undefined) };
   }
   if (url.startsWith('mysql://')) {
     const knex = knexFactory({
@@ -45,7 +53,7 @@ export function openDatabase(url: string, options: { poolMax?: number } = {}): D
       connection: { uri: url, supportBigNumbers: true, bigNumberStrings: false } as Knex.MySql2ConnectionConfig,
       pool: { min: 0, max: options.poolMax ?? 10 },
     });
-    return { knex, dialect: 'mysql' };
+    return { knex, sql: new KnexExecutor(knex), dialect: 'mysql', close: () => knex.destroy() };
   }
   throw new Error(`database url must start with sqlite: or mysql:// (got ${url.split(':')[0]}:)`);
 }

@@ -21,12 +21,12 @@ export function describeStoreContract(name: string, open: (context: Mocha.Contex
       database = openDatabase(opened.url, { poolMax: 10 });
       expect(await migrateToLatest(database)).to.deep.equal(['0001_initial']);
       expect(await migrateToLatest(database), 'migrating twice is a no-op').to.deep.equal([]);
-      requests = new RequestStore(database.knex);
-      accounts = new AccountStore(database.knex);
-      idempotency = new IdempotencyStore(database.knex);
+      requests = new RequestStore(database.sql);
+      accounts = new AccountStore(database.sql);
+      idempotency = new IdempotencyStore(database.sql);
     });
     after(async () => {
-      await database?.knex.destroy();
+      await database?.close();
       await cleanup?.();
     });
 
@@ -38,7 +38,7 @@ export function describeStoreContract(name: string, open: (context: Mocha.Contex
 
     async function request(accountId: string, fields: Partial<{ billableCredits: number }> = {}): Promise<string> {
       const id = newId('req');
-      await requests.insert(database.knex, { id, accountId, apiKeyId: 'key_1', operation: 'test.echo', model: 'm', billableCredits: fields.billableCredits ?? 5, input: { prompt: 'ünïcödé ✓' }, webhookUrl: null, createdAtMs: Date.now() });
+      await requests.insert(database.sql, { id, accountId, apiKeyId: 'key_1', operation: 'test.echo', model: 'm', billableCredits: fields.billableCredits ?? 5, input: { prompt: 'ünïcödé ✓' }, webhookUrl: null, createdAtMs: Date.now() });
       return id;
     }
 
@@ -86,9 +86,9 @@ export function describeStoreContract(name: string, open: (context: Mocha.Contex
     it('finishes once: the lease holder wins, anyone else changes nothing', async () => {
       const id = await request(await account(0));
       await requests.claim(id, 'a', Date.now(), 10_000, 'start');
-      expect(await requests.finish(database.knex, id, 'b', { status: 'succeeded', output: {}, errorMessage: null, completedAtMs: Date.now() })).to.equal(false);
-      expect(await requests.finish(database.knex, id, 'a', { status: 'failed', output: null, errorMessage: 'x', completedAtMs: 123 })).to.equal(true);
-      expect(await requests.finish(database.knex, id, 'a', { status: 'succeeded', output: {}, errorMessage: null, completedAtMs: 456 })).to.equal(false);
+      expect(await requests.finish(database.sql, id, 'b', { status: 'succeeded', output: {}, errorMessage: null, completedAtMs: Date.now() })).to.equal(false);
+      expect(await requests.finish(database.sql, id, 'a', { status: 'failed', output: null, errorMessage: 'x', completedAtMs: 123 })).to.equal(true);
+      expect(await requests.finish(database.sql, id, 'a', { status: 'succeeded', output: {}, errorMessage: null, completedAtMs: 456 })).to.equal(false);
       expect(await requests.get(id)).to.include({ status: 'failed', errorMessage: 'x', completedAtMs: 123, leaseOwner: null });
     });
 
@@ -115,7 +115,7 @@ export function describeStoreContract(name: string, open: (context: Mocha.Contex
 
     it('never overdraws: concurrent guarded debits take exactly what the balance covers', async () => {
       const accountId = await account(10);
-      const results = await Promise.all(Array.from({ length: 8 }, () => database.knex.transaction((trx) => accounts.debit(trx, accountId, 3))));
+      const results = await Promise.all(Array.from({ length: 8 }, () => database.sql.transaction((trx) => accounts.debit(trx, accountId, 3))));
       expect(results.filter(Boolean)).to.have.length(3);
       expect((await accounts.getAccount(accountId))!.creditsBalance).to.equal(1);
     });
@@ -123,11 +123,11 @@ export function describeStoreContract(name: string, open: (context: Mocha.Contex
     it('allows one debit and one refund per request, never two', async () => {
       const accountId = await account(10);
       const id = await request(accountId);
-      await accounts.appendLedger(database.knex, { accountId, requestId: id, kind: 'debit', amount: -5, atMs: 1 });
-      await accounts.appendLedger(database.knex, { accountId, requestId: id, kind: 'refund', amount: 5, atMs: 2 });
+      await accounts.appendLedger(database.sql, { accountId, requestId: id, kind: 'debit', amount: -5, atMs: 1 });
+      await accounts.appendLedger(database.sql, { accountId, requestId: id, kind: 'refund', amount: 5, atMs: 2 });
       let refused = 0;
       for (const kind of ['debit', 'refund'] as const) {
-        await accounts.appendLedger(database.knex, { accountId, requestId: id, kind, amount: 5, atMs: 3 }).catch(() => (refused += 1));
+        await accounts.appendLedger(database.sql, { accountId, requestId: id, kind, amount: 5, atMs: 3 }).catch(() => (refused += 1));
       }
       expect(refused).to.equal(2);
       expect(await accounts.ledgerTotal(accountId)).to.equal(10);
@@ -136,7 +136,7 @@ export function describeStoreContract(name: string, open: (context: Mocha.Contex
     it('rolls back a whole create transaction: no request row without its debit', async () => {
       const accountId = await account(1);
       const id = newId('req');
-      await database.knex
+      await database.sql
         .transaction(async (trx) => {
           await requests.insert(trx, { id, accountId, apiKeyId: 'k', operation: 'o', model: 'm', billableCredits: 5, input: {}, webhookUrl: null, createdAtMs: 1 });
           if (!(await accounts.debit(trx, accountId, 5))) throw new Error('insufficient');
@@ -152,7 +152,7 @@ export function describeStoreContract(name: string, open: (context: Mocha.Contex
       const held = await idempotency.acquire('k1', 'order', 'hash-a', now, 60_000);
       expect(held).to.include({ state: 'in_flight', requestHash: 'hash-a' });
       expect(await idempotency.acquire('k2', 'order', 'hash-a', now, 60_000), 'another API key').to.equal('acquired');
-      await idempotency.complete(database.knex, 'k1', 'order', { requestId: 'req_1', status: 202, body: { id: 'req_1' } });
+      await idempotency.complete(database.sql, 'k1', 'order', { requestId: 'req_1', status: 202, body: { id: 'req_1' } });
       expect(await idempotency.acquire('k1', 'order', 'hash-b', now, 60_000)).to.include({ state: 'completed', responseStatus: 202, requestHash: 'hash-a' });
       await idempotency.release('k2', 'order');
       expect(await idempotency.acquire('k2', 'order', 'hash-c', now, 60_000)).to.equal('acquired');
