@@ -13,7 +13,10 @@ export interface SqlExecutor {
 }
 
 export interface SqlDatabase extends SqlExecutor {
-  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  /**
+   * Runs `work` in one transaction: committed when it resolves, rolled back when it throws. Inside `work`,
+   * use only the `tx` it is given: the database itself waits for the transaction to end (it would deadlock).
+   */
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

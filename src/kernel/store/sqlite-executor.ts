@@ -1,15 +1,30 @@
 /**
- * better-sqlite3 used directly: statements are prepared once and run synchronously. One connection serves
- * the process, so a transaction must not interleave with other async work: while one is open, statements
- * from elsewhere wait for it (the same guarantee knex's one-connection pool gives, at a fraction of the cost).
+ * better-sqlite3 used directly: statements are prepared once and run synchronously.
+ *
+ * Group commit: a COMMIT is the expensive part of a small write (WAL append, checkpoints), and the gateway
+ * makes two or three small writes per request. Writes and transactions that arrive together are run one
+ * after another inside ONE transaction, each under its own SAVEPOINT (so one failing rolls back only
+ * itself), and every caller is answered only after that COMMIT: durability per caller is unchanged, the
+ * commit cost is shared. One connection serves the process, so while a batch is open, reads wait for it —
+ * they never see a neighbour's uncommitted write.
  */
 import Database from 'better-sqlite3';
 import type { SqlDatabase, SqlExecutor } from './sql-executor.js';
 
+interface PendingWork {
+  work: (tx: SqlExecutor) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+const maxBatch = 128;
+
 export class SqliteExecutor implements SqlDatabase {
   private readonly connection: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
-  /** Resolves when the open transaction (if any) ends; transactions queue on it. */
+  private readonly pending: PendingWork[] = [];
+  private draining = false;
+  /** Resolves when the open batch ends; reads wait on it. */
   private current: Promise<void> | undefined;
   private readonly direct: SqlExecutor;
 
@@ -27,8 +42,8 @@ export class SqliteExecutor implements SqlDatabase {
     };
   }
 
-  // Each method checks for an open transaction and then runs its statement in the same tick: an `await`
-  // between the two would let a transaction begin in between and swallow the statement.
+  // Reads check for an open batch and then run in the same tick: an `await` between the two would let a
+  // batch begin in between and show the read uncommitted data.
   async all<Row>(sql: string, params: unknown[] = []): Promise<Row[]> {
     while (this.current) await this.current;
     return this.prepare(sql).all(...params) as Row[];
@@ -39,35 +54,65 @@ export class SqliteExecutor implements SqlDatabase {
     return this.prepare(sql).get(...params) as Row | undefined;
   }
 
-  async run(sql: string, params: unknown[] = []): Promise<{ changes: number }> {
-    while (this.current) await this.current;
-    return { changes: this.prepare(sql).run(...params).changes };
+  /** A single write is a one-statement transaction, so it joins the group commit. */
+  run(sql: string, params: unknown[] = []): Promise<{ changes: number }> {
+    return this.transaction((tx) => tx.run(sql, params));
   }
 
-  async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    while (this.current) await this.current;
-    let end!: () => void;
-    this.current = new Promise<void>((resolve) => (end = resolve));
-    try {
-      // IMMEDIATE takes the write lock up front, so a transaction never fails half-way on lock upgrade.
-      this.prepare('BEGIN IMMEDIATE').run();
-      try {
-        const result = await work(this.direct);
-        this.prepare('COMMIT').run();
-        return result;
-      } catch (error) {
-        if (this.connection.inTransaction) this.prepare('ROLLBACK').run();
-        throw error;
-      }
-    } finally {
-      this.current = undefined;
-      end();
-    }
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.draining) void this.drain();
+    });
   }
 
   async close(): Promise<void> {
-    while (this.current) await this.current;
+    while (this.draining || this.current) await (this.current ?? new Promise((resolve) => setImmediate(resolve)));
     this.connection.close();
+  }
+
+  private async drain(): Promise<void> {
+    this.draining = true;
+    try {
+      // Let the writes of this tick gather before the first batch opens.
+      await new Promise((resolve) => setImmediate(resolve));
+      while (this.pending.length > 0) {
+        const batch = this.pending.splice(0, maxBatch);
+        let end!: () => void;
+        this.current = new Promise<void>((resolve) => (end = resolve));
+        const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+        try {
+          // IMMEDIATE takes the write lock up front, so a batch never fails half-way on lock upgrade.
+          this.prepare('BEGIN IMMEDIATE').run();
+          for (const item of batch) {
+            this.prepare('SAVEPOINT unit').run();
+            try {
+              outcomes.push({ ok: true, value: await item.work(this.direct) });
+              this.prepare('RELEASE unit').run();
+            } catch (error) {
+              this.prepare('ROLLBACK TO unit').run();
+              this.prepare('RELEASE unit').run();
+              outcomes.push({ ok: false, error });
+            }
+          }
+          this.prepare('COMMIT').run();
+        } catch (error) {
+          if (this.connection.inTransaction) this.prepare('ROLLBACK').run();
+          batch.forEach((item) => item.reject(error));
+          continue;
+        } finally {
+          this.current = undefined;
+          end();
+        }
+        batch.forEach((item, index) => {
+          const outcome = outcomes[index];
+          if (outcome.ok) item.resolve(outcome.value);
+          else item.reject(outcome.error);
+        });
+      }
+    } finally {
+      this.draining = false;
+    }
   }
 
   private prepare(sql: string): Database.Statement {
