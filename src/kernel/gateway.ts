@@ -7,13 +7,13 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { pino, type Logger } from 'pino';
 import { ApiKeys } from './accounts/index.js';
-import { LocalFolderBlobs, type BlobStore } from './blobs/index.js';
+import { LocalFolderBlobs, openBlobStore, type BlobStore } from './blobs/index.js';
 import { projectRoot, type Settings } from './config/index.js';
 import { RequestCreator, RequestFinisher, RequestWorker, Sweeper } from './lifecycle/index.js';
 import { loadManifests, OperationRegistry } from './manifests/index.js';
 import { PluginRegistry } from './plugins/index.js';
 import { GatewayMetrics } from './observability/metrics.js';
-import { MemoryQueue, type JobQueue } from './queue/index.js';
+import { MemoryQueue, RabbitMqQueue, type JobQueue } from './queue/index.js';
 import { AccountStore, IdempotencyStore, RequestStore, migrateToLatest, openDatabase, type Database } from './store/index.js';
 
 export interface Gateway {
@@ -66,12 +66,29 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
   const accounts = new AccountStore(database.sql);
   const idempotency = new IdempotencyStore(database.sql);
   const apiKeys = new ApiKeys(accounts, clock, { onTouchError: (error) => log.warn({ err: error }, 'could not record API key use') });
-  const blobs = options.blobs ?? new LocalFolderBlobs(join(settings.data_dir, 'files'));
-  const queue = options.queue ?? new MemoryQueue((error, job) => log.error({ err: error, requestId: job.requestId }, 'job handler failed'));
+  const blobs =
+    options.blobs ??
+    (settings.blobs.url
+      ? openBlobStore(settings.blobs.url, { s3Endpoint: settings.blobs.s3_endpoint || undefined, s3Region: settings.blobs.s3_region })
+      : new LocalFolderBlobs(join(settings.data_dir, 'files')));
+  // A job that keeps failing is dead-lettered by the queue; its request is then failed and refunded.
+  let finisherForDeadLetters: RequestFinisher | undefined;
+  const onDeadLetter = async (requestId: string) => {
+    const failed = await finisherForDeadLetters?.failAbandoned(requestId, 'the request could not be processed (its job failed repeatedly) and was refunded', settings.worker.lease_ms);
+    if (failed) log.error({ requestId }, 'job dead-lettered; request failed and refunded');
+  };
+  const onHandlerError = (error: unknown, job: { requestId: string }) => log.error({ err: error, requestId: job.requestId }, 'job handler failed');
+  const queue =
+    options.queue ??
+    (settings.queue.url
+      ? new RabbitMqQueue({ url: settings.queue.url, prefix: settings.queue.prefix, deliveryLimit: settings.queue.delivery_limit, onDeadLetter, log, connectionName: `mediagate ${hostname()}:${process.pid}` })
+      : new MemoryQueue(onHandlerError, { redeliveryDelayMs: 200, deliveryLimit: settings.queue.delivery_limit, onDeadLetter }));
+  if (queue instanceof RabbitMqQueue) await queue.connect();
   const publicUrl = settings.server.public_url;
 
   const creator = new RequestCreator({ registry, plugins, requests, accounts, idempotency, queue, clock, publicUrl, log, metrics });
   const finisher = new RequestFinisher({ requests, accounts, clock, log, metrics });
+  finisherForDeadLetters = finisher;
   const workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const worker = new RequestWorker({
     registry,
@@ -115,6 +132,7 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
       await queue.close();
       plugins.shutdown();
       await database.close();
+      (blobs as { destroy?: () => void }).destroy?.();
     },
   };
 }

@@ -173,6 +173,10 @@ export function loadSettings(options: { env?: NodeJS.ProcessEnv; configDir?: str
       problems.push(`${path} ${error.message}${extra}`);
     }
   }
+  const server = (settings as { server?: { host?: string; public_url?: string } }).server;
+  if (server && !server.public_url && (server.host === '0.0.0.0' || server.host === '::')) {
+    problems.push(`server.public_url (MEDIAGATE_PUBLIC_URL) must be set when listening on ${server.host}: it is the base of every URL the API hands out`);
+  }
   if (problems.length > 0) throw new SettingsError(`invalid configuration:\n  ${[...new Set(problems)].join('\n  ')}`);
   const result = settings as unknown as Settings;
   result.data_dir = resolve(result.data_dir);

@@ -66,6 +66,9 @@ function asProviderError(error: unknown, provider: string): ProviderError {
   const code = (error as { code?: string }).code;
   if (code === 'EOPENBREAKER') return new ProviderError(`provider ${provider} is unavailable (circuit open)`, { provider, retryable: true, vendorCode: code });
   if (code === 'ETIMEDOUT') return new ProviderError(`provider ${provider} did not answer in time`, { provider, retryable: true, vendorCode: code });
+  // Errors of our own adapters say whether they are worth retrying (e.g. blob storage briefly unreachable).
+  const retryable = (error as { retryable?: unknown } | undefined)?.retryable;
+  if (typeof retryable === 'boolean') return new ProviderError(`provider ${provider} failed: ${(error as Error).message}`, { provider, retryable });
   // Anything else is a defect in the plugin: fail the request rather than retry a bug forever.
   return new ProviderError(`provider ${provider} failed: ${(error as Error)?.message ?? String(error)}`, { provider, retryable: false });
 }

@@ -78,6 +78,17 @@ export class RequestFinisher {
     return this.record(request, 'failed', done, now);
   }
 
+  /**
+   * A job that exhausted its deliveries (the broker dead-lettered it): fail its request and refund it, unless
+   * a live worker still holds it (that worker will finish it). Claiming first keeps this exactly-once too.
+   */
+  async failAbandoned(requestId: string, message: string, leaseMs: number): Promise<boolean> {
+    const owner = 'dead-letter';
+    const now = this.deps.clock.now();
+    const claimed = (await this.deps.requests.claim(requestId, owner, now, leaseMs, 'start')) ?? (await this.deps.requests.claim(requestId, owner, now, leaseMs, 'poll'));
+    return claimed ? this.fail(claimed, owner, message) : false;
+  }
+
   private record(request: RequestRecord, status: 'succeeded' | 'failed', finished: boolean, now: number): boolean {
     if (finished && this.deps.metrics) {
       this.deps.metrics.requestsFinished.inc({ operation: request.operation, status });

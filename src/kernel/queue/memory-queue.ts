@@ -5,7 +5,7 @@
 import type { Job, JobHandler, JobQueue } from './queue-port.js';
 
 export class MemoryQueue implements JobQueue {
-  private readonly ready: Job[] = [];
+  private readonly ready: { job: Job; deliveries: number }[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
   private handler: JobHandler | undefined;
   private concurrency = 1;
@@ -13,19 +13,34 @@ export class MemoryQueue implements JobQueue {
   private closed = false;
   private idleWaiters: (() => void)[] = [];
 
-  constructor(private readonly onHandlerError: (error: unknown, job: Job) => void = () => {}) {}
+  /**
+   * A job whose handler threw is handed back after `redeliveryDelayMs`, like a broker's nack+requeue,
+   * at most `deliveryLimit` times; past that it is dead-lettered: `onDeadLetter` fails (and refunds) its
+   * request, as the RabbitMQ adapter's DLQ consumer does.
+   */
+  constructor(
+    private readonly onHandlerError: (error: unknown, job: Job) => void = () => {},
+    private readonly retry: { redeliveryDelayMs: number; deliveryLimit: number; onDeadLetter?: (requestId: string) => Promise<void> } = {
+      redeliveryDelayMs: 100,
+      deliveryLimit: 5,
+    },
+  ) {}
 
   async publish(job: Job, options: { delayMs?: number } = {}): Promise<void> {
     if (this.closed) return;
     const delay = options.delayMs ?? 0;
+    this.enqueue({ job, deliveries: 0 }, delay);
+  }
+
+  private enqueue(entry: { job: Job; deliveries: number }, delay: number): void {
     if (delay <= 0) {
-      this.ready.push(job);
+      this.ready.push(entry);
       this.pump();
       return;
     }
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      this.ready.push(job);
+      this.ready.push(entry);
       this.pump();
     }, delay);
     // A pending re-poll must not keep a finished process alive: the sweeper finds it after a restart.
@@ -55,13 +70,21 @@ export class MemoryQueue implements JobQueue {
 
   private pump(): void {
     while (this.handler && !this.closed && this.running < this.concurrency && this.ready.length > 0) {
-      const job = this.ready.shift()!;
+      const entry = this.ready.shift()!;
       this.running += 1;
       const handler = this.handler;
       // setImmediate keeps a burst of publishes from running handlers inside the publisher's stack.
       setImmediate(() => {
-        handler(job)
-          .catch((error) => this.onHandlerError(error, job))
+        handler(entry.job)
+          .catch((error) => {
+            this.onHandlerError(error, entry.job);
+            if (this.closed) return;
+            if (entry.deliveries < this.retry.deliveryLimit) {
+              this.enqueue({ job: entry.job, deliveries: entry.deliveries + 1 }, this.retry.redeliveryDelayMs * 2 ** entry.deliveries);
+            } else {
+              this.retry.onDeadLetter?.(entry.job.requestId).catch((deadLetterError) => this.onHandlerError(deadLetterError, entry.job));
+            }
+          })
           .finally(() => {
             this.running -= 1;
             if (this.running === 0 && this.closed) this.idleWaiters.splice(0).forEach((resolve) => resolve());

@@ -50,6 +50,7 @@ const remainingHeader = 'mediagate-remaining-ms';
 const deadLetterPrefetch = 4;
 const connectionLostMessage = 'RabbitMQ connection lost before the broker confirmed';
 const maxRedeliveryDelayMs = 30_000;
+const connectTimeoutMs = 10_000;
 
 interface PendingConfirm {
   fail(error: Error): void;
@@ -139,6 +140,11 @@ export class RabbitMqQueue implements JobQueue {
   }
 
   /** True while a connection with its channels is up. */
+  /** For health endpoints: whether a live connection to the broker exists right now. */
+  async health(): Promise<{ ok: boolean; detail?: string }> {
+    return this.connected ? { ok: true } : { ok: false, detail: 'not connected to RabbitMQ (reconnecting)' };
+  }
+
   get connected(): boolean {
     return this.session !== undefined && !this.session.isLost;
   }
@@ -223,7 +229,8 @@ export class RabbitMqQueue implements JobQueue {
   // ---- connection supervision -------------------------------------------------------------------
 
   private async openSession(): Promise<Session> {
-    const connection = await amqp.connect(this.options.url, { clientProperties: { connection_name: this.connectionName } });
+    // The socket timeout bounds the connect and handshake only; amqplib clears it once the connection is open.
+    const connection = await amqp.connect(this.options.url, { timeout: connectTimeoutMs, clientProperties: { connection_name: this.connectionName } });
     const session = new Session(connection, (reason, error) => {
       if (!this.closing) this.log.warn({ reason, err: error }, 'RabbitMQ connection lost');
     });
@@ -526,8 +533,8 @@ export class RabbitMqQueue implements JobQueue {
     for (const done of [...this.pauses]) done();
     if (this.running > 0 || this.settling > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
     if (session) {
-      // Channel by channel first: a channel's close waits for the broker's close-ok, so the acks just sent
-      // on it are settled before the connection goes (frames of different channels may be reordered).
+      // Channel by channel first: a channel's close waits for the broker's close-ok, which follows the acks
+      // sent before it. Closing only the connection lost those last acks in our tests (the job came back).
       for (const { channel } of session.consumerChannels) await bounded(channel.close());
       await bounded(session.connection.close());
     }

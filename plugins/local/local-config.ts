@@ -1,0 +1,43 @@
+/**
+ * Settings of the `local` provider (`providers.local` in config). Everything it needs is bundled in
+ * npm packages, so the only knobs are safety and speed limits.
+ */
+import type { JsonSchema } from '../../src/kernel/manifests/manifest-types.js';
+import type { OperationHandler, PluginContext } from '../../src/kernel/plugin-sdk/index.js';
+
+export interface LocalConfig {
+  /** Largest input file (image, video, audio) the plugin reads into memory. */
+  maxInputBytes?: number;
+  /** Frame rate of rendered videos; kept modest because every test renders real clips. */
+  videoFps?: number;
+}
+
+export interface ResolvedLocalConfig {
+  maxInputBytes: number;
+  videoFps: number;
+}
+
+export const DEFAULT_MAX_INPUT_BYTES = 100 * 1024 * 1024;
+export const DEFAULT_VIDEO_FPS = 12;
+
+export const localConfigSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    maxInputBytes: { type: 'integer', minimum: 1024, default: DEFAULT_MAX_INPUT_BYTES },
+    videoFps: { type: 'integer', minimum: 1, maximum: 60, default: DEFAULT_VIDEO_FPS },
+  },
+};
+
+/** The kernel applies schema defaults, but handlers are also called with a bare `{}` in tests. */
+export function resolveLocalConfig(config: LocalConfig | undefined): ResolvedLocalConfig {
+  return {
+    maxInputBytes: config?.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES,
+    videoFps: config?.videoFps ?? DEFAULT_VIDEO_FPS,
+  };
+}
+
+export type LocalContext = PluginContext<LocalConfig>;
+export type LocalHandler = OperationHandler<LocalConfig>;
+
+export const PROVIDER_ID = 'local';

@@ -1,0 +1,26 @@
+/**
+ * Stills that become the base of a clip, written as PNG into the scratch folder. They are scaled
+ * to cover the frame with headroom for camera moves: zoompan then never upsamples, and a 4K
+ * upload does not slow down every frame of a 720p render.
+ */
+import sharp from 'sharp';
+import type { FrameSize } from './frame-size.js';
+import { renderSceneImage } from './scene-image.js';
+
+/** Matches the clip renderer's oversampling, so ffmpeg does not rescale the still again. */
+const HEADROOM = 1.25;
+
+export async function writeStillFrame(image: Buffer, size: FrameSize, path: string): Promise<void> {
+  const target = withHeadroom(size);
+  await sharp(image).rotate().resize(target.width, target.height, { fit: 'cover' }).removeAlpha().png().toFile(path);
+}
+
+/** A generated scene (no caption: clips draw the caption with ffmpeg so it stays sharp). */
+export async function writeSceneFrame(seed: number, size: FrameSize, path: string): Promise<void> {
+  const target = withHeadroom(size);
+  await sharp(await renderSceneImage({ ...target, seed })).removeAlpha().toFile(path);
+}
+
+function withHeadroom(size: FrameSize): FrameSize {
+  return { width: Math.round(size.width * HEADROOM), height: Math.round(size.height * HEADROOM) };
+}

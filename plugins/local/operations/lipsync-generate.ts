@@ -1,0 +1,44 @@
+/**
+ * lipsync.generate: the audio laid onto the video, the video looped or cut to the audio's length.
+ * There is no face model offline; the clip and the speech are real and in sync in time only.
+ */
+import { join } from 'node:path';
+import type { JsonObject, RoutedModel, StartResult } from '../../../src/kernel/plugin-sdk/index.js';
+import { readString } from '../input-fields.js';
+import type { LocalContext, LocalHandler } from '../local-config.js';
+import { muxAudio } from '../media/audio-mux.js';
+import { fetchInputToFile, invalidInput, requireAudio, requireVideo } from '../media/input-media.js';
+import { finishedAsset, hostMp4 } from './finished-asset.js';
+
+export const lipsyncGenerate: LocalHandler = {
+  async start(input: JsonObject, ctx: LocalContext, route: RoutedModel): Promise<StartResult> {
+    const videoUrl = readString(input, 'video_url');
+    const audioUrl = readString(input, 'audio_url');
+    if (!videoUrl || !audioUrl) throw invalidInput('video_url and audio_url are required');
+    const video = await fetchInputToFile(ctx, videoUrl, 'video_url');
+    const audio = await fetchInputToFile(ctx, audioUrl, 'audio_url');
+    const decodedVideo = await requireVideo(ctx, video);
+    const decodedAudio = await requireAudio(ctx, audio);
+    const duration = decodedAudio.durationSeconds;
+    const outPath = join(await ctx.scratchDir(), 'lipsync.mp4');
+    await muxAudio({
+      videoPath: video.path,
+      videoCodec: decodedVideo.video.codec,
+      videoDurationSeconds: decodedVideo.durationSeconds,
+      audioPath: audio.path,
+      durationSeconds: duration,
+      outPath,
+      signal: ctx.signal,
+    });
+    const hostedVideoUrl = await hostMp4(ctx, outPath);
+    const hostedAudio = await ctx.blobs.put(audio.bytes, audio.contentType, audio.extension);
+    return {
+      done: finishedAsset('video', route, {
+        video_url: hostedVideoUrl,
+        audio_url: hostedAudio.url,
+        // Lip sync is priced per started second of output, and the output lasts as long as the audio.
+        exact_cost_credits: Math.max(1, Math.ceil(duration)),
+      }),
+    };
+  },
+};

@@ -1,0 +1,234 @@
+import { expect } from 'chai';
+import { pino, type Logger } from 'pino';
+import { RabbitMqQueue, type RabbitMqQueueOptions } from '../../../src/kernel/queue/rabbitmq-queue.js';
+import { forceCloseConnections, messageCounts, rabbitMqUrl, requireRabbitMq, startBrokerProxy, uniquePrefix, withBrokerChannel, type BrokerProxy } from '../../support/rabbitmq.js';
+import { describeQueueContract, quietPeriod, waitFor } from './queue-contract.js';
+
+/** Short buckets keep the suite fast; 100/300/1000 still exercise "largest bucket, then the rest". */
+const testBuckets = [100, 300, 1_000];
+
+function queueOptions(overrides: Partial<RabbitMqQueueOptions> = {}): RabbitMqQueueOptions {
+  return {
+    url: rabbitMqUrl,
+    prefix: uniquePrefix(),
+    deliveryLimit: 3,
+    waitBucketsMs: testBuckets,
+    reconnect: { initialMs: 50, maxMs: 400 },
+    publishTimeoutMs: 5_000,
+    redeliveryDelayMs: 20,
+    log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    ...overrides,
+  };
+}
+
+/** A logger that keeps its lines, to assert what the adapter reported. */
+function recordingLog(): { log: Logger; messages: () => string[] } {
+  const lines: { msg: string }[] = [];
+  const log = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+  return { log, messages: () => lines.map((line) => line.msg) };
+}
+
+describe('RabbitMqQueue', function () {
+  before(async function () {
+    await requireRabbitMq(this);
+  });
+
+  describeQueueContract('RabbitMqQueue', async () => {
+    const queue = new RabbitMqQueue(queueOptions());
+    await queue.connect();
+    return { queue, cleanup: () => queue.destroyTopology() };
+  });
+
+  describe('on a real broker', function () {
+    const created: RabbitMqQueue[] = [];
+    const proxies: BrokerProxy[] = [];
+    function make(overrides: Partial<RabbitMqQueueOptions> = {}): RabbitMqQueue {
+      const queue = new RabbitMqQueue(queueOptions(overrides));
+      created.push(queue);
+      return queue;
+    }
+
+    afterEach(async function () {
+      for (const proxy of proxies) proxy.setOutage(false);
+      for (const queue of created.splice(0)) await queue.destroyTopology();
+      for (const proxy of proxies.splice(0)) await proxy.close();
+    });
+
+    it('resolves publish once the broker holds the job: persistent JSON {requestId} in the work queue', async function () {
+      const queue = make();
+      await queue.publish({ requestId: 'req_confirmed' });
+
+      const message = await withBrokerChannel((channel) => channel.get(queue.topology.workQueue, { noAck: true }));
+      if (!message) throw new Error('the confirmed job is not in the work queue');
+      expect(JSON.parse(message.content.toString())).to.deep.equal({ requestId: 'req_confirmed' });
+      expect(message.properties.deliveryMode).to.equal(2);
+      expect(message.properties.contentType).to.equal('application/json');
+    });
+
+    it('parks a delayed job in the largest bucket not above its delay and carries the rest in a header', async function () {
+      const prefix = uniquePrefix();
+      const queue = make({ prefix, waitBucketsMs: [1_000, 5_000] });
+      await queue.publish({ requestId: 'req_1200' }, { delayMs: 1_200 });
+      await queue.publish({ requestId: 'req_400' }, { delayMs: 400 });
+
+      const waitQueue = `${prefix}.wait.1000ms`;
+      const parked = await withBrokerChannel(async (channel) => {
+        const found: Record<string, unknown> = {};
+        for (let message = await channel.get(waitQueue, { noAck: true }); message; message = await channel.get(waitQueue, { noAck: true })) {
+          found[JSON.parse(message.content.toString()).requestId] = message.properties.headers?.['mediagate-remaining-ms'];
+        }
+        return found;
+      });
+      // 400 ms rounds up to the smallest bucket (never early); 1200 ms = 1000 ms now + 200 ms later.
+      expect(parked).to.deep.equal({ req_1200: 200, req_400: undefined });
+    });
+
+    it('rejects a publish the broker cannot route instead of losing it silently', async function () {
+      const queue = make();
+      await queue.connect();
+      await withBrokerChannel((channel) => channel.deleteQueue(queue.topology.workQueue));
+
+      let failure: unknown;
+      await queue.publish({ requestId: 'req_nowhere' }).catch((error: unknown) => (failure = error));
+      expect(String(failure)).to.match(/could not route the job/);
+    });
+
+    it('dead-letters a job that fails on every delivery and calls onDeadLetter with its request id', async function () {
+      const deadLetters: string[] = [];
+      const queue = make({ deliveryLimit: 2, onDeadLetter: async (requestId) => void deadLetters.push(requestId) });
+      let attempts = 0;
+      await queue.consume(
+        async () => {
+          attempts += 1;
+          throw new Error('poison');
+        },
+        { concurrency: 1 },
+      );
+      await queue.publish({ requestId: 'req_poison' });
+
+      await waitFor(() => deadLetters.length > 0, 10_000, 'the poison job to be dead-lettered');
+      await quietPeriod(200);
+      // x-delivery-limit 2 = the first delivery plus two redeliveries.
+      expect(attempts).to.equal(3);
+      expect(deadLetters).to.deep.equal(['req_poison']);
+      await queue.close();
+      expect(await messageCounts([queue.topology.workQueue, queue.topology.deadQueue])).to.deep.equal({ [queue.topology.workQueue]: 0, [queue.topology.deadQueue]: 0 });
+    });
+
+    it('reconnects after the broker closes its connection, and resumes consuming', async function () {
+      const recorded = recordingLog();
+      const prefix = uniquePrefix();
+      const queue = make({ prefix, log: recorded.log });
+      const received: string[] = [];
+      await queue.consume(async (job) => void received.push(job.requestId), { concurrency: 2 });
+      await queue.publish({ requestId: 'req_before' });
+      await waitFor(() => received.length === 1, 5_000, 'the first job');
+
+      expect(await forceCloseConnections(prefix)).to.equal(1);
+      await queue.publish({ requestId: 'req_after' });
+
+      await waitFor(() => received.length === 2, 10_000, 'the job published after the drop');
+      expect(received).to.deep.equal(['req_before', 'req_after']);
+      expect(recorded.messages().filter((message) => /^RabbitMQ (connected|connection lost)/.test(message))).to.deep.equal([
+        'RabbitMQ connected; topology declared',
+        'RabbitMQ connection lost',
+        'RabbitMQ connected; topology declared',
+      ]);
+    });
+
+    it('holds a publish through a short outage and completes it once the broker is back', async function () {
+      const proxy = await startBrokerProxy();
+      proxies.push(proxy);
+      const queue = make({ url: proxy.url });
+      await queue.connect();
+
+      proxy.setOutage(true);
+      await waitFor(() => !queue.connected, 2_000, 'the adapter to notice the outage');
+      const publishing = queue.publish({ requestId: 'req_during_outage' });
+      await quietPeriod(300);
+      proxy.setOutage(false);
+      await publishing;
+      expect(await messageCounts([queue.topology.workQueue])).to.deep.equal({ [queue.topology.workQueue]: 1 });
+    });
+
+    it('rejects a publish when the outage outlasts publishTimeoutMs', async function () {
+      const proxy = await startBrokerProxy();
+      proxies.push(proxy);
+      const queue = make({ url: proxy.url, publishTimeoutMs: 400 });
+      await queue.connect();
+      proxy.setOutage(true);
+      await waitFor(() => !queue.connected, 2_000, 'the adapter to notice the outage');
+
+      const startedAt = Date.now();
+      let failure: unknown;
+      await queue.publish({ requestId: 'req_lost' }).catch((error: unknown) => (failure = error));
+      expect(String(failure)).to.include('RabbitMQ is unreachable; gave up after 400 ms');
+      expect(Date.now() - startedAt).to.be.within(350, 1_500);
+    });
+
+    it('fails the publishes unconfirmed when the connection drops, and every confirmed job is delivered', async function () {
+      const proxy = await startBrokerProxy();
+      proxies.push(proxy);
+      const queue = make({ url: proxy.url });
+      await queue.connect();
+
+      const ids = Array.from({ length: 300 }, (_, i) => `req_${i}`);
+      const outcomes = ids.map((requestId) => queue.publish({ requestId }));
+      await new Promise((resolve) => setImmediate(resolve));
+      proxy.dropConnections();
+      const settled = await Promise.race([
+        Promise.allSettled(outcomes),
+        new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 7_000)),
+      ]);
+      if (settled === 'hung') throw new Error('a publish neither resolved nor rejected after the connection dropped');
+      const confirmed = ids.filter((_, i) => settled[i].status === 'fulfilled');
+      const failures = settled.flatMap((outcome) => (outcome.status === 'rejected' ? [String(outcome.reason)] : []));
+      expect(failures.length, 'no publish was in flight when the connection dropped').to.be.greaterThan(0);
+      expect(new Set(failures)).to.deep.equal(new Set(['Error: RabbitMQ connection lost before the broker confirmed']));
+
+      const received = new Set<string>();
+      await queue.consume(async (job) => void received.add(job.requestId), { concurrency: 20 });
+      await waitFor(() => confirmed.every((id) => received.has(id)), 10_000, 'every confirmed job to be delivered');
+    });
+
+    it('close() acks the job it waited for before closing the channel: nothing is redelivered', async function () {
+      const queue = make();
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let started = false;
+      await queue.consume(
+        async () => {
+          started = true;
+          await gate;
+        },
+        { concurrency: 1 },
+      );
+      await queue.publish({ requestId: 'req_inflight' });
+      await waitFor(() => started, 5_000, 'the handler to start');
+      const closing = queue.close();
+      setTimeout(release, 100);
+      await closing;
+      expect(await messageCounts([queue.topology.workQueue])).to.deep.equal({ [queue.topology.workQueue]: 0 });
+    });
+
+    it('refuses to start on a queue declared with other arguments, naming the queue', async function () {
+      const prefix = uniquePrefix();
+      await make({ prefix, deliveryLimit: 3 }).connect();
+
+      let failure: unknown;
+      await make({ prefix, deliveryLimit: 4 })
+        .connect()
+        .catch((error: unknown) => (failure = error));
+      expect(String(failure)).to.include(`RabbitMQ refused queue ${prefix}.work`);
+      expect(String(failure)).to.include('PRECONDITION_FAILED');
+    });
+
+    it('fails connect() at once when no broker listens', async function () {
+      const queue = new RabbitMqQueue(queueOptions({ url: 'amqp://guest:guest@127.0.0.1:1' }));
+      let failure: unknown;
+      await queue.connect().catch((error: unknown) => (failure = error));
+      expect(String(failure)).to.match(/ECONNREFUSED/);
+      await queue.close();
+    });
+  });
+});

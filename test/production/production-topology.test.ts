@@ -1,0 +1,126 @@
+/**
+ * The production topology with real processes and real services: two API processes and two workers on
+ * MariaDB + RabbitMQ. Workers are killed with SIGKILL mid-request and RabbitMQ is restarted under load;
+ * every accepted request still reaches a terminal state exactly once, and the ledger balances after each.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { expect } from 'chai';
+import { api, ProcessTopology, waitForTerminal, type ManagedProcess } from '../support/process-topology.js';
+
+describe('production topology: 2 api + 2 workers on MariaDB + RabbitMQ', function () {
+  this.timeout(240_000);
+  let topology: ProcessTopology;
+  let key: string;
+  let apis: ManagedProcess[];
+  let workers: ManagedProcess[];
+
+  before(async function () {
+    topology = await ProcessTopology.create(this);
+    key = await topology.createKey(1_000_000);
+    apis = [await topology.start('api'), await topology.start('api')];
+    workers = [await topology.start('worker'), await topology.start('worker')];
+  });
+  after(async () => topology?.stop());
+
+  async function expectBalancedLedger() {
+    const ledger = await topology.ledger();
+    expect(ledger.doubleEntries, 'no request debited or refunded twice').to.equal(0);
+    expect(ledger.nonTerminal, 'nothing left queued or processing').to.equal(0);
+    expect(ledger.charged, 'debits minus refunds equal the billable credits of non-failed requests').to.equal(ledger.billableOfNonFailed);
+  }
+
+  async function create(base: string, input: Record<string, unknown>): Promise<string> {
+    const response = await api(base, key, 'POST', '/api/v1/requests', { operation: 'test.echo', input });
+    expect(response.status, JSON.stringify(response.body)).to.equal(202);
+    return response.body.id;
+  }
+
+  it('serves a request created on one API process and polled on the other; API processes run no provider work', async () => {
+    const id = await create(apis[0].url, { message: 'shared', script: { pending: 2 } });
+    const done = await waitForTerminal(apis[1].url, key, [id], 30_000);
+    expect(done.get(id).status).to.equal('succeeded');
+    for (const process of apis) {
+      const metrics = await (await fetch(`${process.url}/metrics`)).text();
+      expect(metrics).to.not.match(/mediagate_provider_calls_total\{[^}]*\} [1-9]/);
+    }
+    const workerMetrics = await Promise.all(workers.map(async (process) => (await fetch(`${process.url}/metrics`)).text()));
+    expect(workerMetrics.join('\n')).to.match(/mediagate_provider_calls_total\{provider="scripted",outcome="ok"\} [1-9]/);
+    const health = await (await fetch(`${apis[0].url}/healthz`)).json();
+    expect(health).to.deep.include({ ok: true, role: 'api' });
+    expect(health.checks).to.deep.equal({ database: { ok: true }, queue: { ok: true } });
+    await expectBalancedLedger();
+  });
+
+  it('finishes requests whose worker is killed while it holds them in a provider call (claimed phase)', async () => {
+    const ids = await Promise.all(Array.from({ length: 6 }, (_, index) => create(apis[index % 2].url, { message: `slow-${index}`, script: { start_delay_ms: 2500 } })));
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    await topology.kill(workers[0]);
+    workers[0] = await topology.start('worker');
+    const results = await waitForTerminal(apis[0].url, key, ids, 60_000);
+    for (const id of ids) expect(results.get(id).status, id).to.equal('succeeded');
+    await expectBalancedLedger();
+  });
+
+  it('resumes polling vendor tasks whose worker is killed between polls (submitted phase)', async () => {
+    const ids = await Promise.all(Array.from({ length: 6 }, (_, index) => create(apis[index % 2].url, { message: `pending-${index}`, script: { pending: 15 } })));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await topology.kill(workers[1]);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await topology.kill(workers[0]);
+    workers[0] = await topology.start('worker');
+    workers[1] = await topology.start('worker');
+    const results = await waitForTerminal(apis[1].url, key, ids, 60_000);
+    for (const id of ids) expect(results.get(id).status, id).to.equal('succeeded');
+    await expectBalancedLedger();
+  });
+
+  it('survives workers killed at random moments, in every phase, with exactly-once settlement', async () => {
+    const ids: string[] = [];
+    for (let round = 0; round < 3; round += 1) {
+      ids.push(
+        ...(await Promise.all(
+          Array.from({ length: 20 }, (_, index) =>
+            create(apis[index % 2].url, { message: `soak-${round}-${index}`, script: { pending: index % 4, start_delay_ms: (index * 37) % 300, outcome: index % 7 === 0 ? 'failed' : 'done' } }),
+          ),
+        )),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 400));
+      const victim = Math.floor(Math.random() * 2);
+      await topology.kill(workers[victim]);
+      workers[victim] = await topology.start('worker');
+    }
+    const results = await waitForTerminal(apis[0].url, key, ids, 120_000);
+    expect([...results.values()].filter((request) => request.status === 'succeeded').length).to.be.greaterThan(40);
+    await expectBalancedLedger();
+  });
+
+  it('loses none of a burst of 500 creates while RabbitMQ restarts', async () => {
+    const ids: string[] = [];
+    let failures = 0;
+    const burst = (async () => {
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 20 }, async () => {
+          while (next < 500) {
+            const index = next++;
+            const response = await api(apis[index % 2].url, key, 'POST', '/api/v1/requests', { operation: 'test.echo', input: { message: `burst-${index}` } }).catch(() => undefined);
+            if (response?.status === 202) ids.push(response.body.id);
+            else failures += 1;
+          }
+        }),
+      );
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await promisify(execFile)('rabbitmqctl', ['stop_app']);
+    const unhealthy = await (await fetch(`${apis[0].url}/healthz`)).json();
+    await promisify(execFile)('rabbitmqctl', ['start_app']);
+    await burst;
+    expect(unhealthy.checks.queue.ok, 'health tells the truth while the broker is down').to.equal(false);
+    expect(failures, 'every create was acknowledged (the request row is committed before the publish)').to.equal(0);
+    expect(ids).to.have.length(500);
+    const results = await waitForTerminal(apis[1].url, key, ids, 150_000);
+    expect([...results.values()].every((request) => request.status === 'succeeded')).to.equal(true);
+    await expectBalancedLedger();
+  });
+});

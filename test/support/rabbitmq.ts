@@ -1,0 +1,134 @@
+/**
+ * RabbitMQ for tests: reachability gate, unique names, a way to drop our connections from the broker's
+ * side, and a TCP proxy that plays a flaky network or a broker outage without disturbing other runs.
+ */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { promisify } from 'node:util';
+import amqp, { type Channel } from 'amqplib';
+
+export const rabbitMqUrl = process.env.MEDIAGATE_TEST_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+
+const run = promisify(execFile);
+
+/**
+ * Call from a `before` hook. An unreachable broker fails the run under CI (a skipped suite would pass
+ * silently) and skips it locally, where a developer may simply not have RabbitMQ running.
+ */
+export async function requireRabbitMq(context: Mocha.Context): Promise<void> {
+  const { hostname, port } = new URL(rabbitMqUrl);
+  const target = `${hostname}:${port || 5672}`;
+  if (await reachable(hostname, Number(port || 5672))) return;
+  if (process.env.CI) throw new Error(`RabbitMQ is not reachable at ${target}; CI is set, so the RabbitMQ tests fail instead of skipping`);
+  console.warn(`RabbitMQ is not reachable at ${target}: skipping the RabbitMQ tests (start it with \`rabbitmq-server -detached\`)`);
+  context.skip();
+}
+
+/** A prefix no other run uses, so suites can run repeatedly and side by side on one broker. */
+export function uniquePrefix(): string {
+  return `mgtest_${randomBytes(5).toString('hex')}`;
+}
+
+/** Runs `use` on a short-lived channel of its own, for looking at queues from outside the adapter. */
+export async function withBrokerChannel<T>(use: (channel: Channel) => Promise<T>): Promise<T> {
+  const connection = await amqp.connect(rabbitMqUrl, { clientProperties: { connection_name: 'mediagate test inspector' } });
+  connection.on('error', () => {});
+  try {
+    const channel = await connection.createChannel();
+    return await use(channel);
+  } finally {
+    await connection.close().catch(() => {});
+  }
+}
+
+/** Ready messages in each named queue. */
+export async function messageCounts(queues: string[]): Promise<Record<string, number>> {
+  return withBrokerChannel(async (channel) => {
+    const counts: Record<string, number> = {};
+    for (const queue of queues) counts[queue] = (await channel.checkQueue(queue)).messageCount;
+    return counts;
+  });
+}
+
+/**
+ * Closes, from the broker's side (connection.close with CONNECTION_FORCED, as on a broker shutdown),
+ * every connection whose client-provided name contains `nameFragment`. Returns how many it closed.
+ */
+export async function forceCloseConnections(nameFragment: string): Promise<number> {
+  const { stdout } = await run('rabbitmqctl', ['list_connections', '-q', '--no-table-headers', 'pid', 'client_properties']);
+  const pids = stdout
+    .split('\n')
+    .filter((line) => line.includes(nameFragment))
+    .map((line) => line.split('\t')[0])
+    .filter((pid) => pid.startsWith('<'));
+  for (const pid of pids) await run('rabbitmqctl', ['close_connection', pid, 'mediagate test: simulated broker drop']);
+  return pids.length;
+}
+
+export interface BrokerProxy {
+  /** amqp URL that goes through the proxy. */
+  url: string;
+  /** Destroys every proxied socket at once, as a network failure would (no AMQP close). */
+  dropConnections(): void;
+  /** While true, new connections are cut at once: the broker looks down. */
+  setOutage(down: boolean): void;
+  close(): Promise<void>;
+}
+
+/** A TCP proxy in front of the broker for this test alone. */
+export async function startBrokerProxy(): Promise<BrokerProxy> {
+  const upstream = new URL(rabbitMqUrl);
+  const sockets = new Set<Socket>();
+  let down = false;
+  const server: Server = createServer((client) => {
+    if (down) return void client.destroy();
+    const broker = createConnection({ host: upstream.hostname, port: Number(upstream.port || 5672) });
+    for (const socket of [client, broker]) {
+      sockets.add(socket);
+      socket.on('error', () => {});
+      socket.on('close', () => {
+        sockets.delete(socket);
+        client.destroy();
+        broker.destroy();
+      });
+    }
+    client.pipe(broker);
+    broker.pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (!address || typeof address === 'string') throw new Error('the proxy has no TCP address');
+  const url = new URL(rabbitMqUrl);
+  url.hostname = '127.0.0.1';
+  url.port = String(address.port);
+  const dropConnections = (): void => {
+    for (const socket of sockets) socket.destroy();
+  };
+  return {
+    url: url.toString(),
+    dropConnections,
+    setOutage(value) {
+      down = value;
+      if (value) dropConnections();
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        dropConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function reachable(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host, port });
+    const finish = (ok: boolean): void => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1_000, () => finish(false));
+    socket.once('connect', () => finish(true));
+    socket.once('error', () => finish(false));
+  });
+}
