@@ -28,7 +28,7 @@ export default definePlugin<LocalConfig>({
   id: PROVIDER_ID,
   configSchema: localConfigSchema,
   // Needs no credentials or network: always available.
-  isEnabled: () => true,
+  isEnabled: (config) => config.enabled !== false,
   operations: {
     'prompt.enhance.video': promptEnhanceVideo,
     'prompt.enhance.image': promptEnhanceImage,

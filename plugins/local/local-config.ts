@@ -6,6 +6,11 @@ import type { JsonSchema } from '../../src/kernel/manifests/manifest-types.js';
 import type { OperationHandler, PluginContext } from '../../src/kernel/plugin-sdk/index.js';
 
 export interface LocalConfig {
+  /**
+   * Whether the offline provider serves requests (default true). Production deployments that must never
+   * answer with synthetic media switch it off; requests then need a configured vendor.
+   */
+  enabled?: boolean;
   /** Largest input file (image, video, audio) the plugin reads into memory. */
   maxInputBytes?: number;
   /** Frame rate of rendered videos; kept modest because every test renders real clips. */
@@ -24,6 +29,7 @@ export const localConfigSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
+    enabled: { type: 'boolean', default: true },
     maxInputBytes: { type: 'integer', minimum: 1024, default: DEFAULT_MAX_INPUT_BYTES },
     videoFps: { type: 'integer', minimum: 1, maximum: 60, default: DEFAULT_VIDEO_FPS },
   },

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
-import type { HostedFile, PluginBlobs, PluginContext } from '../../src/kernel/plugin-sdk/index.js';
+import { createVendorHttp, type HostedFile, type PluginBlobs, type PluginContext } from '../../src/kernel/plugin-sdk/index.js';
 
 export const FAKE_STORAGE_URL = 'http://fake.local/files';
 
@@ -23,6 +23,8 @@ export interface FakePluginContextOptions<Config> {
 }
 
 export interface FakePluginContext<Config> extends PluginContext<Config> {
+  /** Waits the vendor HTTP client would have slept before retrying, in order (ms). */
+  sleeps: number[];
   /** Temporary folder holding stored blobs and scratch folders. */
   root: string;
   /** Every file stored through `blobs`, in order. */
@@ -105,13 +107,18 @@ export async function createFakePluginContext<Config = Record<string, unknown>>(
   };
 
   let scratchCounter = 0;
+  const signal = options.signal ?? new AbortController().signal;
+  // Retry waits are recorded, not slept: tests assert the schedule (e.g. Retry-After) without waiting for it.
+  const sleeps: number[] = [];
   return {
+    http: (httpOptions) => createVendorHttp(httpOptions, signal, async (ms) => void sleeps.push(ms)),
+    sleeps,
     requestId,
     operation: options.operation ?? 'test.operation',
     config: options.config ?? ({} as Config),
     blobs,
     log: pino({ level: 'silent' }),
-    signal: options.signal ?? new AbortController().signal,
+    signal,
     clock: { now: () => options.now ?? Date.now() },
     async scratchDir() {
       scratchCounter += 1;

@@ -163,6 +163,14 @@ export function loadSettings(options: { env?: NodeJS.ProcessEnv; configDir?: str
     }
     setPath(settings, path, value);
   }
+  // MEDIAGATE_PROVIDER_<ID>_<SETTING>=value -> providers.<id>.<setting> (e.g. MEDIAGATE_PROVIDER_OPENAI_API_KEY):
+  // vendor keys come from the environment, never from a committed file.
+  for (const [variable, raw] of Object.entries(env)) {
+    const match = /^MEDIAGATE_PROVIDER_([A-Z0-9]+)_([A-Z0-9_]+)$/.exec(variable);
+    if (!match || raw === undefined || raw === '') continue;
+    const value = raw === 'true' ? true : raw === 'false' ? false : /^\d+$/.test(raw) ? Number(raw) : raw;
+    setPath(settings, `providers.${match[1].toLowerCase()}.${match[2].toLowerCase()}`, value);
+  }
   if (options.overrides) settings = merge(settings, options.overrides as Record<string, unknown>);
   const validate = createSchemaCompiler({ useDefaults: false }).compile(settingsSchema);
   if (!validate(settings)) {

@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { BlobStore } from '../blobs/index.js';
 import { createRequestBlobs } from '../blobs/index.js';
 import type { PluginContext, RoutedModel } from '../plugin-sdk/index.js';
-import { ProviderError } from '../plugin-sdk/index.js';
+import { ProviderError, createVendorHttp } from '../plugin-sdk/index.js';
 import type { LoadedPlugin } from '../plugins/index.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
 
@@ -20,6 +20,8 @@ export interface ProviderCallDeps {
   log: Logger;
   clock: { now(): number };
   metrics?: GatewayMetrics;
+  /** How the vendor HTTP client waits between retries; tests replace it to assert the schedule. */
+  retrySleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 export async function callProvider<T>(
@@ -39,6 +41,7 @@ export async function callProvider<T>(
     blobs: createRequestBlobs({ store: deps.blobs, publicUrl: deps.publicUrl, requestId: call.requestId, provider, signal: abort.signal }),
     log: deps.log.child({ requestId: call.requestId, provider }),
     signal: abort.signal,
+    http: (options) => createVendorHttp(options, abort.signal, deps.retrySleep),
     clock: deps.clock,
     async scratchDir() {
       const dir = await mkdtemp(join(tmpdir(), `mediagate-${provider}-`));

@@ -6,6 +6,7 @@
  */
 import type { Logger } from 'pino';
 import type { JsonSchema } from '../manifests/manifest-types.js';
+import type { VendorHttp, VendorHttpOptions } from './vendor-http.js';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
@@ -57,6 +58,8 @@ export interface PluginBlobs {
 }
 
 export interface PluginContext<Config = Record<string, unknown>> {
+  /** An HTTP client for one vendor (timeouts, abort, retries with Retry-After, ProviderError mapping). */
+  http(options: VendorHttpOptions): VendorHttp;
   requestId: string;
   operation: string;
   config: Config;

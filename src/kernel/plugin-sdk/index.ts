@@ -1,2 +1,4 @@
 export * from './contract.js';
 export { ProviderError } from './provider-error.js';
+export { createVendorHttp, parseRetryAfter, type VendorHttp, type VendorHttpOptions, type VendorRequest, type VendorResponse } from './vendor-http.js';
+export { mapFields, pick, requireField, MalformedVendorResponse, type FieldMap, type FieldRule } from './field-map.js';
