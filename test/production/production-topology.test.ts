@@ -95,6 +95,25 @@ describe('production topology: 2 api + 2 workers on MariaDB + RabbitMQ', functio
     await expectBalancedLedger();
   });
 
+  it('stops a worker gracefully on SIGTERM: in-flight work finishes in place, then the process exits 0', async () => {
+    const id = await create(apis[0].url, { message: 'graceful', script: { start_delay_ms: 1500 } });
+    // Wait until a worker holds it (mid provider call), then stop both workers.
+    const until = Date.now() + 10_000;
+    while ((await api(apis[0].url, key, 'GET', `/api/v1/requests/${id}`)).body.status !== 'processing' && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const exits = workers.map((worker) => new Promise<number | null>((resolve) => worker.child.once('exit', (code) => resolve(code))));
+    for (const worker of workers) worker.child.kill('SIGTERM');
+    const codes = await Promise.all(exits);
+    expect(codes).to.deep.equal([0, 0]);
+    const { body } = await api(apis[0].url, key, 'GET', `/api/v1/requests/${id}`);
+    expect(body.status, 'finished by the worker that was stopping').to.equal('succeeded');
+    const knexRow = await topology.requestRow(id);
+    expect(knexRow.attempts, 'not taken over by another worker').to.equal(1);
+    workers = [await topology.start('worker'), await topology.start('worker')];
+    await expectBalancedLedger();
+  });
+
   it('loses none of a burst of 500 creates while RabbitMQ restarts', async () => {
     const ids: string[] = [];
     let failures = 0;

@@ -111,6 +111,15 @@ export class ProcessTopology {
     }
   }
 
+  async requestRow(id: string): Promise<Record<string, any>> {
+    const knex = knexFactory({ client: 'mysql2', connection: { uri: this.databaseUrl } as never, pool: { min: 0, max: 1 } });
+    try {
+      return await knex('requests').where({ id }).first();
+    } finally {
+      await knex.destroy();
+    }
+  }
+
   async stop(): Promise<void> {
     await Promise.all(this.processes.map((process) => this.kill(process)));
     await this.cleanup();

@@ -53,7 +53,8 @@ export function openDatabase(url: string, options: { poolMax?: number } = {}): D
       connection: { uri: url, supportBigNumbers: true, bigNumberStrings: false } as Knex.MySql2ConnectionConfig,
       pool: { min: 0, max: options.poolMax ?? 10 },
     });
-    return { knex, sql: new KnexExecutor(knex), dialect: 'mysql', close: () => knex.destroy() };
+    const sql = new KnexExecutor(knex);
+    return { knex, sql, dialect: 'mysql', close: async () => { await sql.close(); await knex.destroy(); } };
   }
   throw new Error(`database url must start with sqlite: or mysql:// (got ${url.split(':')[0]}:)`);
 }
