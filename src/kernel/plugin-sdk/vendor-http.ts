@@ -20,8 +20,11 @@ export interface VendorHttpOptions {
   baseDelayMs?: number;
   /** Longest wait slept through inside one call (default 10 s). */
   maxRetryWaitMs?: number;
-  /** Pulls the human message (and code) out of the vendor's error body. */
-  describeError?: (body: unknown, status: number) => { message?: string; code?: string };
+  /**
+   * Pulls the human message (and code) out of the vendor's error body; `retryable` overrides the status
+   * rule where a vendor's code says otherwise (e.g. a 429 that means "out of credits" is permanent).
+   */
+  describeError?: (body: unknown, status: number) => { message?: string; code?: string; retryable?: boolean };
 }
 
 export interface VendorRequest {
@@ -124,7 +127,7 @@ async function toProviderError(options: VendorHttpOptions, response: Response, r
   const message = described.message ?? (typeof body === 'string' && body.length > 0 ? body.slice(0, 300) : response.statusText);
   return new ProviderError(`${options.provider}: ${message} (HTTP ${response.status} on ${request.method ?? 'GET'} ${url.pathname})`, {
     provider: options.provider,
-    retryable: ProviderError.isRetryableStatus(response.status),
+    retryable: described.retryable ?? ProviderError.isRetryableStatus(response.status),
     vendorStatus: response.status,
     vendorCode: described.code,
     retryAfterSeconds: parseRetryAfter(response.headers.get('retry-after')),

@@ -30,12 +30,14 @@ describe('local plugin: definition', () => {
     for (const handler of Object.values(localPlugin.operations)) expect(handler.status).to.equal(undefined);
   });
 
-  it('is always enabled and has a small config schema with defaults', () => {
+  it('is enabled unless switched off, and has a small config schema with defaults', () => {
     expect(localPlugin.isEnabled({})).to.equal(true);
+    expect(localPlugin.isEnabled({ enabled: false })).to.equal(false);
     expect(localPlugin.configSchema).to.deep.equal({
       type: 'object',
       additionalProperties: false,
       properties: {
+        enabled: { type: 'boolean', default: true },
         maxInputBytes: { type: 'integer', minimum: 1024, default: 104857600 },
         videoFps: { type: 'integer', minimum: 1, maximum: 60, default: 12 },
       },

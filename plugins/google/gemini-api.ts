@@ -1,0 +1,86 @@
+/**
+ * What every Gemini API call of this plugin shares: the settings (`providers.google` in config, or
+ * `MEDIAGATE_PROVIDER_GOOGLE_<KEY>` in the environment), the `x-goog-api-key` header, the reading of Google's
+ * error body, and which image models it knows.
+ */
+import type { JsonSchema } from '../../src/kernel/manifests/manifest-types.js';
+import type { OperationHandler, PluginContext, VendorHttp } from '../../src/kernel/plugin-sdk/index.js';
+import { ProviderError } from '../../src/kernel/plugin-sdk/index.js';
+
+export const PROVIDER_ID = 'google';
+
+export interface GoogleConfig {
+  /** A Gemini API key, sent as `x-goog-api-key`; never logged or returned. */
+  api_key?: string;
+  /** The Gemini API root, without the `/v1beta` version. */
+  base_url?: string;
+  /** Per vendor call. */
+  timeout_ms?: number;
+}
+
+export const DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
+/** Image models think before they render; a 4K image can take well over a minute, more than the SDK's 60 s default. */
+export const DEFAULT_TIMEOUT_MS = 180_000;
+
+export const googleConfigSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    api_key: { type: 'string', minLength: 1 },
+    base_url: { type: 'string', format: 'uri', pattern: '^https?://', default: DEFAULT_BASE_URL },
+    timeout_ms: { type: 'integer', minimum: 1000, maximum: 900_000, default: DEFAULT_TIMEOUT_MS },
+  },
+};
+
+export type GoogleContext = PluginContext<GoogleConfig>;
+export type GoogleHandler = OperationHandler<GoogleConfig>;
+
+export function geminiHttp(ctx: GoogleContext): VendorHttp {
+  return ctx.http({
+    provider: PROVIDER_ID,
+    baseUrl: ctx.config.base_url ?? DEFAULT_BASE_URL,
+    headers: { 'x-goog-api-key': ctx.config.api_key ?? '' },
+    timeoutMs: ctx.config.timeout_ms ?? DEFAULT_TIMEOUT_MS,
+    describeError: describeGoogleError,
+  });
+}
+
+/**
+ * Google errors are `{"error": {"code": 400, "message", "status": "INVALID_ARGUMENT", "details": [...]}}`
+ * (https://ai.google.dev/gemini-api/docs/troubleshooting): the message is for people, `status` is the code.
+ */
+export function describeGoogleError(body: unknown): { message?: string; code?: string } {
+  const error = (body as { error?: { message?: unknown; status?: unknown } } | undefined)?.error;
+  if (!error || typeof error !== 'object') return {};
+  return { message: typeof error.message === 'string' ? error.message : undefined, code: typeof error.status === 'string' ? error.status : undefined };
+}
+
+/** What one family of Gemini image models takes in `generationConfig.imageConfig`, by our input field. */
+export interface GeminiImageModel {
+  /** Vendor model names starting with this (dated, `-preview` and GA names alike). */
+  prefix: string;
+  /** Our fields the model understands; the others are not sent. */
+  accepts: Array<'aspect_ratio' | 'resolution'>;
+}
+
+/**
+ * `imageSize` (1K/2K/4K) is a Gemini 3 image model setting; Gemini 2.5 Flash Image renders about 1K and takes
+ * only `aspectRatio` (https://ai.google.dev/gemini-api/docs/image-generation, "Aspect ratios and image size").
+ */
+export const GEMINI_IMAGE_MODELS: GeminiImageModel[] = [
+  { prefix: 'gemini-3-pro-image', accepts: ['aspect_ratio', 'resolution'] },
+  { prefix: 'gemini-3.1-flash-image', accepts: ['aspect_ratio', 'resolution'] },
+  { prefix: 'gemini-2.5-flash-image', accepts: ['aspect_ratio'] },
+];
+
+/**
+ * The model family of a vendor model name. Anything else fails the request at once: in particular Imagen
+ * (`imagen-*:predict`), which the Gemini API no longer serves (Google's own SDK removed it for the Gemini API,
+ * https://github.com/googleapis/js-genai commit 9ca6086, "Disable GenerateImages for Gemini API").
+ */
+export function geminiImageModel(vendorModel: string): GeminiImageModel {
+  const model = GEMINI_IMAGE_MODELS.find(({ prefix }) => vendorModel.startsWith(prefix));
+  if (model) return model;
+  const reason = vendorModel.startsWith('imagen-') ? 'Imagen models are no longer served by the Gemini API' : 'it is not a Gemini image model';
+  throw new ProviderError(`${PROVIDER_ID}: cannot render with ${vendorModel}: ${reason}`, { provider: PROVIDER_ID, retryable: false, vendorCode: 'unsupported_model' });
+}
