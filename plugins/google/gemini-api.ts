@@ -3,47 +3,31 @@
  * `MEDIAGATE_PROVIDER_GOOGLE_<KEY>` in the environment), the `x-goog-api-key` header, the reading of Google's
  * error body, and which image models it knows.
  */
-import type { JsonSchema } from '../../src/kernel/manifests/manifest-types.js';
-import type { OperationHandler, PluginContext, VendorHttp } from '../../src/kernel/plugin-sdk/index.js';
+import { apiKeyVendor, type ApiKeyVendorConfig, type OperationHandler, type PluginContext, type VendorHttp } from '../../src/kernel/plugin-sdk/index.js';
 import { ProviderError } from '../../src/kernel/plugin-sdk/index.js';
 
 export const PROVIDER_ID = 'google';
 
-export interface GoogleConfig {
-  /** A Gemini API key, sent as `x-goog-api-key`; never logged or returned. */
-  api_key?: string;
-  /** The Gemini API root, without the `/v1beta` version. */
-  base_url?: string;
-  /** Per vendor call. */
-  timeout_ms?: number;
-}
+/** `api_key` is a Gemini API key, sent as `x-goog-api-key`; `base_url` is the API root without `/v1beta`. */
+export type GoogleConfig = ApiKeyVendorConfig;
 
 export const DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
 /** Image models think before they render; a 4K image can take well over a minute, more than the SDK's 60 s default. */
 export const DEFAULT_TIMEOUT_MS = 180_000;
 
-export const googleConfigSchema: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    api_key: { type: 'string', minLength: 1 },
-    base_url: { type: 'string', format: 'uri', pattern: '^https?://', default: DEFAULT_BASE_URL },
-    timeout_ms: { type: 'integer', minimum: 1000, maximum: 900_000, default: DEFAULT_TIMEOUT_MS },
-  },
-};
-
 export type GoogleContext = PluginContext<GoogleConfig>;
 export type GoogleHandler = OperationHandler<GoogleConfig>;
 
-export function geminiHttp(ctx: GoogleContext): VendorHttp {
-  return ctx.http({
-    provider: PROVIDER_ID,
-    baseUrl: ctx.config.base_url ?? DEFAULT_BASE_URL,
-    headers: { 'x-goog-api-key': ctx.config.api_key ?? '' },
-    timeoutMs: ctx.config.timeout_ms ?? DEFAULT_TIMEOUT_MS,
-    describeError: describeGoogleError,
-  });
-}
+const vendor = apiKeyVendor<GoogleConfig>({
+  provider: PROVIDER_ID,
+  baseUrl: DEFAULT_BASE_URL,
+  timeoutMs: DEFAULT_TIMEOUT_MS,
+  authHeaders: (key) => ({ 'x-goog-api-key': key }),
+  describeError: (body) => describeGoogleError(body),
+});
+
+export const googleConfigSchema = vendor.configSchema;
+export const geminiHttp = (ctx: GoogleContext): VendorHttp => vendor.http(ctx);
 
 /**
  * Google errors are `{"error": {"code": 400, "message", "status": "INVALID_ARGUMENT", "details": [...]}}`

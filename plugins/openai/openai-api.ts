@@ -3,19 +3,12 @@
  * `MEDIAGATE_PROVIDER_OPENAI_<KEY>` in the environment), Bearer auth and the reading of OpenAI's error body.
  * Endpoint knowledge (request maps, response transforms) lives in one file per endpoint.
  */
-import type { JsonSchema } from '../../src/kernel/manifests/manifest-types.js';
-import type { OperationHandler, PluginContext, VendorHttp } from '../../src/kernel/plugin-sdk/index.js';
+import { apiKeyVendor, type ApiKeyVendorConfig, type OperationHandler, type PluginContext, type VendorHttp } from '../../src/kernel/plugin-sdk/index.js';
 
 export const PROVIDER_ID = 'openai';
 
-export interface OpenAIConfig {
-  /** Sent as `Authorization: Bearer`; never logged or returned. */
-  api_key?: string;
-  /** Without `/v1`: every endpoint path starts with it. Any OpenAI-compatible server can stand in. */
-  base_url?: string;
-  /** Per vendor call. */
-  timeout_ms?: number;
-}
+/** `base_url` is without `/v1`: every endpoint path starts with it. Any OpenAI-compatible server can stand in. */
+export type OpenAIConfig = ApiKeyVendorConfig;
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com';
 /**
@@ -24,28 +17,19 @@ export const DEFAULT_BASE_URL = 'https://api.openai.com';
  */
 export const DEFAULT_TIMEOUT_MS = 180_000;
 
-export const openAIConfigSchema: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    api_key: { type: 'string', minLength: 1 },
-    base_url: { type: 'string', format: 'uri', pattern: '^https?://', default: DEFAULT_BASE_URL },
-    timeout_ms: { type: 'integer', minimum: 1000, maximum: 900_000, default: DEFAULT_TIMEOUT_MS },
-  },
-};
-
 export type OpenAIContext = PluginContext<OpenAIConfig>;
 export type OpenAIHandler = OperationHandler<OpenAIConfig>;
 
-export function openAIHttp(ctx: OpenAIContext): VendorHttp {
-  return ctx.http({
-    provider: PROVIDER_ID,
-    baseUrl: ctx.config.base_url ?? DEFAULT_BASE_URL,
-    headers: { authorization: `Bearer ${ctx.config.api_key ?? ''}` },
-    timeoutMs: ctx.config.timeout_ms ?? DEFAULT_TIMEOUT_MS,
-    describeError: describeOpenAIError,
-  });
-}
+const vendor = apiKeyVendor<OpenAIConfig>({
+  provider: PROVIDER_ID,
+  baseUrl: DEFAULT_BASE_URL,
+  timeoutMs: DEFAULT_TIMEOUT_MS,
+  authHeaders: (key) => ({ authorization: `Bearer ${key}` }),
+  describeError: (body) => describeOpenAIError(body),
+});
+
+export const openAIConfigSchema = vendor.configSchema;
+export const openAIHttp = (ctx: OpenAIContext): VendorHttp => vendor.http(ctx);
 
 /**
  * OpenAI errors are `{"error": {"message", "type", "param", "code"}}`; `code` is often null, `type` names the

@@ -3,44 +3,27 @@
  * the `WLT-Api-Key` header and how an error body reads. Reference: https://docs.worldlabs.ai/api,
  * https://docs.worldlabs.ai/api/reference/openapi.
  */
-import type { JsonSchema } from '../../src/kernel/manifests/manifest-types.js';
-import { pick, type PluginContext, type VendorHttp } from '../../src/kernel/plugin-sdk/index.js';
+import { apiKeyVendor, pick, type ApiKeyVendorConfig, type PluginContext, type VendorHttp } from '../../src/kernel/plugin-sdk/index.js';
 
 export const PROVIDER_ID = 'worldlabs';
 
 /** The paths below are relative (`marble/v1/...`) so a base URL with a path prefix (a proxy) keeps it. */
 export const WORLDLABS_BASE_URL = 'https://api.worldlabs.ai';
 
-export interface WorldLabsConfig {
-  /** World API key from platform.worldlabs.ai (Marble app credits do not work with the API). */
-  api_key?: string;
-  base_url?: string;
-  /** Per-call timeout of World API requests (the SDK default, 60 s, when absent). */
-  timeout_ms?: number;
-}
-
-export const worldLabsConfigSchema: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    api_key: { type: 'string', minLength: 1 },
-    base_url: { type: 'string', format: 'uri', default: WORLDLABS_BASE_URL },
-    timeout_ms: { type: 'integer', minimum: 1000, maximum: 600000 },
-  },
-};
-
+/** `api_key` is a World API key from platform.worldlabs.ai (Marble app credits do not work with the API). */
+export type WorldLabsConfig = ApiKeyVendorConfig;
 export type WorldLabsContext = PluginContext<WorldLabsConfig>;
 
-export function worldLabsHttp(ctx: WorldLabsContext): VendorHttp {
-  return ctx.http({
-    provider: PROVIDER_ID,
-    baseUrl: ctx.config.base_url ?? WORLDLABS_BASE_URL,
-    // Not bearer auth: the World API reads its own header (https://docs.worldlabs.ai/api).
-    headers: { 'wlt-api-key': ctx.config.api_key ?? '' },
-    timeoutMs: ctx.config.timeout_ms,
-    describeError: describeWorldLabsError,
-  });
-}
+const vendor = apiKeyVendor<WorldLabsConfig>({
+  provider: PROVIDER_ID,
+  baseUrl: WORLDLABS_BASE_URL,
+  // Not bearer auth: the World API reads its own header (https://docs.worldlabs.ai/api).
+  authHeaders: (key) => ({ 'wlt-api-key': key }),
+  describeError: (body) => describeWorldLabsError(body),
+});
+
+export const worldLabsConfigSchema = vendor.configSchema;
+export const worldLabsHttp = (ctx: WorldLabsContext): VendorHttp => vendor.http(ctx);
 
 /**
  * Errors come in FastAPI's `detail` envelope: a sentence (`{"detail": "Insufficient API credits ..."}` on

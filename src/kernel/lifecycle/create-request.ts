@@ -79,8 +79,9 @@ export class RequestCreator {
     const definition = this.deps.registry.require(envelope.operation);
     const prepared = definition.prepare(envelope.input);
     if (this.deps.plugins.candidates(definition.name, prepared.route).length === 0) {
-      const wanted = [prepared.route.plugin, ...(prepared.route.fallbacks ?? [])].join(', ');
-      throw new ApiError('MG_PROVIDER_UNAVAILABLE', `model ${prepared.model} needs one of these providers configured: ${wanted} (set providers.<id> in the configuration)`);
+      const wanted = [prepared.route.plugin, ...(prepared.route.fallbacks ?? [])];
+      const how = wanted.map((id) => `${id} (providers.${id}.* or MEDIAGATE_PROVIDER_${id.toUpperCase()}_*)`).join(', ');
+      throw new ApiError('MG_PROVIDER_UNAVAILABLE', `model ${prepared.model} needs one of these providers configured: ${how}`);
     }
     return { prepared, webhookUrl: envelope.webhook_url ?? null };
   }

@@ -3,3 +3,4 @@ export { ProviderError } from './provider-error.js';
 export { createVendorHttp, parseRetryAfter, type VendorHttp, type VendorHttpOptions, type VendorRequest, type VendorResponse } from './vendor-http.js';
 export { mapFields, pick, requireField, MalformedVendorResponse, type FieldMap, type FieldRule } from './field-map.js';
 export { extensionForContentType, contentTypeForKey } from '../blobs/content-types.js';
+export { apiKeyVendor, type ApiKeyVendor, type ApiKeyVendorConfig } from './api-key-vendor.js';

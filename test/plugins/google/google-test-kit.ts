@@ -11,7 +11,7 @@ export const CONFIG = { api_key: API_KEY };
 /** Where the tests' input images live; the failure suite recognises input interceptors by `/inputs/`. */
 export const INPUTS = 'https://images.example';
 
-export const PRO_PATH = '/v1beta/models/gemini-3-pro-image-preview:generateContent';
+export const PRO_PATH = '/v1beta/models/gemini-3-pro-image:generateContent';
 export const FLASH_PATH = '/v1beta/models/gemini-2.5-flash-image:generateContent';
 
 /** The Gemini API with the key header required on every call. */
@@ -31,7 +31,7 @@ export function generateContentResponse(parts: object[], responseId = 'deO6aLeTE
   return {
     candidates: [{ content: { parts, role: 'model' }, finishReason: 'STOP', index: 0 }],
     usageMetadata: { promptTokenCount: 17, candidatesTokenCount: 1290, totalTokenCount: 1307, candidatesTokensDetails: [{ modality: 'IMAGE', tokenCount: 1290 }] },
-    modelVersion: 'gemini-3-pro-image-preview',
+    modelVersion: 'gemini-3-pro-image',
     responseId,
   };
 }
