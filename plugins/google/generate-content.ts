@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FieldMap, JsonObject, RoutedModel, StartResult } from '../../src/kernel/plugin-sdk/index.js';
-import { MalformedVendorResponse, mapFields, pick, ProviderError } from '../../src/kernel/plugin-sdk/index.js';
+import { imageGenerationOutput, MalformedVendorResponse, mapFields, pick, ProviderError } from '../../src/kernel/plugin-sdk/index.js';
 import { geminiHttp, geminiImageModel, PROVIDER_ID, type GeminiImageModel, type GoogleContext, type GoogleHandler } from './gemini-api.js';
 
 /**
@@ -105,21 +105,8 @@ export const imageGenerate: GoogleHandler = {
     const aspectRatio = typeof input.aspect_ratio === 'string' ? input.aspect_ratio : DEFAULT_ASPECT_RATIO;
     const references = Array.isArray(input.reference_image_urls) ? input.reference_image_urls.map(String) : [];
     const { urls, taskId } = await render(ctx, route, { ...input, aspect_ratio: aspectRatio }, references);
-    return {
-      done: {
-        task_id: taskId,
-        asset_type: 'image',
-        status: 'succeeded',
-        image_url: urls[0],
-        image_urls: urls,
-        // The Gemini API answers in base64 and keeps no copy: our hosted URLs are the only URLs of these images.
-        provider_image_urls: urls,
-        provider_image_count: urls.length,
-        provider: PROVIDER_ID,
-        model: route.publicName,
-        aspect_ratio: aspectRatio,
-      },
-    };
+    // The Gemini API answers in base64 and keeps no copy: our hosted URLs stand in for provider_image_urls.
+    return { done: imageGenerationOutput({ taskId, urls, provider: PROVIDER_ID, model: route.publicName, aspectRatio }) };
   },
 };
 

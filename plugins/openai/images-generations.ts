@@ -4,7 +4,7 @@
  * that takes input images. Synchronous, base64 results.
  */
 import type { FieldMap, JsonObject, RoutedModel, StartResult } from '../../src/kernel/plugin-sdk/index.js';
-import { mapFields } from '../../src/kernel/plugin-sdk/index.js';
+import { imageGenerationOutput, mapFields } from '../../src/kernel/plugin-sdk/index.js';
 import { gptImageSize, hostImages, imagesFromResponse, newTaskId, promptWithStyle, type GeneratedImage } from './gpt-image.js';
 import { requestImageEdit } from './images-edits.js';
 import { openAIHttp, PROVIDER_ID, type OpenAIContext, type OpenAIHandler } from './openai-api.js';
@@ -38,20 +38,7 @@ export const imageGenerate: OpenAIHandler = {
       ? await requestImageEdit(ctx, route, { ...input, aspect_ratio: aspectRatio }, references)
       : imagesFromResponse((await openAIHttp(ctx).request({ method: 'POST', path: PATH, json: generationsRequest(input, route.vendorModel) })).data);
     const urls = await hostImages(ctx, images);
-    return {
-      done: {
-        task_id: newTaskId(),
-        asset_type: 'image',
-        status: 'succeeded',
-        image_url: urls[0],
-        image_urls: urls,
-        // OpenAI answers in base64 and keeps no copy: our hosted URLs are the only URLs of these images.
-        provider_image_urls: urls,
-        provider_image_count: urls.length,
-        provider: PROVIDER_ID,
-        model: route.publicName,
-        aspect_ratio: aspectRatio,
-      },
-    };
+    // OpenAI answers in base64 and keeps no copy: our hosted URLs stand in for provider_image_urls.
+    return { done: imageGenerationOutput({ taskId: newTaskId(), urls, provider: PROVIDER_ID, model: route.publicName, aspectRatio }) };
   },
 };

@@ -8,6 +8,7 @@ import elevenlabs from '../../../plugins/elevenlabs/index.js';
 import { ProviderError, type JsonObject, type StartResult } from '../../../src/kernel/plugin-sdk/index.js';
 import type { BreakerSettings } from '../../../src/kernel/plugins/index.js';
 import { createPluginHarness, type PluginHarness } from '../../support/plugin-harness.js';
+export { failure } from '../../support/vendor-conformance.js';
 
 export const API = 'https://api.elevenlabs.io';
 export const API_KEY = 'xi-test-key-not-real';
@@ -33,12 +34,6 @@ export function elevenLabsApi(): nock.Scope {
 
 export function elevenLabsHarness(breaker: Partial<BreakerSettings> = {}): Promise<PluginHarness> {
   return createPluginHarness(elevenlabs, { api_key: API_KEY }, breaker);
-}
-
-export async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(() => undefined, (reason: unknown) => reason);
-  if (!ProviderError.is(error)) throw new Error(`expected a ProviderError, got ${String(error)}`);
-  return error;
 }
 
 export function useNock(): void {

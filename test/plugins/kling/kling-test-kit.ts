@@ -9,6 +9,7 @@ import klingPlugin from '../../../plugins/kling/index.js';
 import { ProviderError } from '../../../src/kernel/plugin-sdk/index.js';
 import type { BreakerSettings } from '../../../src/kernel/plugins/index.js';
 import { createPluginHarness, type PluginHarness } from '../../support/plugin-harness.js';
+export { failure } from '../../support/vendor-conformance.js';
 
 export const API = 'https://api-singapore.klingai.com';
 export const CDN = 'https://p1-kling.klingai.com';
@@ -84,8 +85,3 @@ export function klingApi(): nock.Scope {
   return nock(API, { reqheaders: { authorization: isKlingBearer } });
 }
 
-export async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(() => undefined, (reason: unknown) => reason);
-  if (!ProviderError.is(error)) throw new Error(`expected a ProviderError, got ${String(error)}`);
-  return error;
-}

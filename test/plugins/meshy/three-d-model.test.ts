@@ -4,6 +4,7 @@ import meshyPlugin from '../../../plugins/meshy/index.js';
 import type { MeshyConfig } from '../../../plugins/meshy/index.js';
 import { createVendorHttp, ProviderError, type PluginContext, type ProviderTask } from '../../../src/kernel/plugin-sdk/index.js';
 import { createPluginHarness, type PluginHarness } from '../../support/plugin-harness.js';
+import { failure } from '../../support/vendor-conformance.js';
 
 const OPERATION = 'three_d.model.generate';
 const API = 'https://api.meshy.ai';
@@ -57,12 +58,6 @@ function serveAssets(): nock.Scope {
 
 function meshyApi(): nock.Scope {
   return nock(API, { reqheaders: { authorization: `Bearer ${KEY}` } });
-}
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(() => undefined, (reason: unknown) => reason);
-  if (!ProviderError.is(error)) throw new Error(`expected a ProviderError, got ${String(error)}`);
-  return error;
 }
 
 describe('meshy plugin: three_d.model.generate', () => {

@@ -4,6 +4,7 @@ import sunoPlugin from '../../../plugins/suno/index.js';
 import { sunoVocalGender } from '../../../plugins/suno/generate-music.js';
 import { ProviderError, type JsonObject } from '../../../src/kernel/plugin-sdk/index.js';
 import { createPluginHarness, type PluginHarness } from '../../support/plugin-harness.js';
+import { failure } from '../../support/vendor-conformance.js';
 
 const OPERATION = 'music.generate';
 const API = 'https://api.sunoapi.org';
@@ -52,12 +53,6 @@ function track(id: string, title: string): JsonObject {
     createTime: '2025-01-01 00:00:00',
     duration: 198.44,
   };
-}
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(() => undefined, (reason: unknown) => reason);
-  if (!ProviderError.is(error)) throw new Error(`expected a ProviderError, got ${String(error)}`);
-  return error;
 }
 
 describe('suno plugin: music.generate', () => {

@@ -3,6 +3,7 @@ import nock from 'nock';
 import worldLabsPlugin from '../../../plugins/worldlabs/index.js';
 import { ProviderError, type JsonObject } from '../../../src/kernel/plugin-sdk/index.js';
 import { createPluginHarness, type PluginHarness } from '../../support/plugin-harness.js';
+import { failure } from '../../support/vendor-conformance.js';
 
 const OPERATION = 'three_d.location.generate';
 const API = 'https://api.worldlabs.ai';
@@ -67,12 +68,6 @@ function serveWorldFiles(): nock.Scope {
 
 function worldApi(): nock.Scope {
   return nock(API, { reqheaders: { 'wlt-api-key': KEY } });
-}
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(() => undefined, (reason: unknown) => reason);
-  if (!ProviderError.is(error)) throw new Error(`expected a ProviderError, got ${String(error)}`);
-  return error;
 }
 
 describe('worldlabs plugin: three_d.location.generate', () => {
