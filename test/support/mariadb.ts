@@ -7,7 +7,7 @@ import knexFactory from 'knex';
 
 export const mariaDbServerUrl = process.env.MEDIAGATE_TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
 
-export async function createTestDatabase(context: Mocha.Context): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createTestDatabase(hookContext: Mocha.Context): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `mgtest_${randomBytes(5).toString('hex')}`;
   const admin = knexFactory({ client: 'mysql2', connection: { uri: `${mariaDbServerUrl}/` } as never, pool: { min: 0, max: 1 } });
   try {
@@ -15,7 +15,7 @@ export async function createTestDatabase(context: Mocha.Context): Promise<{ url:
   } catch (error) {
     await admin.destroy();
     if (process.env.CI) throw new Error(`MariaDB at ${mariaDbServerUrl} is required in CI: ${(error as Error).message}`);
-    context.skip();
+    hookContext.skip();
   }
   return {
     url: `${mariaDbServerUrl}/${name}`,

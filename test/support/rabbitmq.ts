@@ -16,13 +16,13 @@ const run = promisify(execFile);
  * Call from a `before` hook. An unreachable broker fails the run under CI (a skipped suite would pass
  * silently) and skips it locally, where a developer may simply not have RabbitMQ running.
  */
-export async function requireRabbitMq(context: Mocha.Context): Promise<void> {
+export async function requireRabbitMq(hookContext: Mocha.Context): Promise<void> {
   const { hostname, port } = new URL(rabbitMqUrl);
   const target = `${hostname}:${port || 5672}`;
   if (await reachable(hostname, Number(port || 5672))) return;
   if (process.env.CI) throw new Error(`RabbitMQ is not reachable at ${target}; CI is set, so the RabbitMQ tests fail instead of skipping`);
   console.warn(`RabbitMQ is not reachable at ${target}: skipping the RabbitMQ tests (start it with \`rabbitmq-server -detached\`)`);
-  context.skip();
+  hookContext.skip();
 }
 
 /** A prefix no other run uses, so suites can run repeatedly and side by side on one broker. */
