@@ -112,6 +112,22 @@ describe('request lifecycle (scripted provider)', () => {
     await ledgerMatchesBalance(accountId);
   });
 
+  it('polls a task that never finishes at growing intervals, then fails it at the give-up time, refunded', async () => {
+    const { key, accountId } = await service.createKey({ credits: 20 });
+    const created = await service.api('POST', '/api/v1/requests', { key, body: { operation: 'test.slow', input: { message: 'forever', script: { pending: 1_000_000 } } } });
+    expect(await balance(key)).to.equal(13);
+    const done = await pollUntilTerminal(service, key, created.body.id, 20_000);
+    expect(done.status).to.equal('failed');
+    expect(done.errorMessage).to.equal('the provider did not finish within 2 s');
+    expect(done.completedAtMs - done.startedAtMs).to.be.at.least(1500);
+    // 20 ms growing x2 up to 400 ms: about 9 polls in 1.5 s, where a fixed 20 ms interval would make 75.
+    const row = await service.service.gateway.requests.get(created.body.id);
+    expect(row!.pollCount).to.be.within(4, 14);
+    expect(done.output).to.include({ status: 'failed', provider: 'scripted', task_id: `scripted_${created.body.id}` });
+    expect(await balance(key)).to.equal(20);
+    await ledgerMatchesBalance(accountId);
+  });
+
   it('status and poll calls spend no credits', async () => {
     const { key } = await service.createKey({ credits: 5 });
     const created = await service.api('POST', '/api/v1/requests', { key, body: { operation: 'test.echo', input: { message: 'x' } } });

@@ -37,7 +37,7 @@ describe('manifest loading', () => {
 
   it('loads a valid manifest from an extra folder', async () => {
     const loaded = await loadManifests([fixtureManifestDir]);
-    expect(loaded.map((item) => item.manifest.operation)).to.deep.equal(['test.echo']);
+    expect(loaded.map((item) => item.manifest.operation)).to.deep.equal(['test.echo', 'test.slow']);
   });
 
   it('names the file and pointer of a shape fault', async () => {
