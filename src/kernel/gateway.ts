@@ -9,7 +9,7 @@ import { pino, type Logger } from 'pino';
 import { ApiKeys } from './accounts/index.js';
 import { LocalFolderBlobs, openBlobStore, type BlobStore } from './blobs/index.js';
 import { projectRoot, type Settings } from './config/index.js';
-import { RequestCreator, RequestFinisher, RequestWorker, Sweeper } from './lifecycle/index.js';
+import { RequestCanceller, RequestCreator, RequestFinisher, RequestWorker, Sweeper } from './lifecycle/index.js';
 import { loadManifests, OperationRegistry } from './manifests/index.js';
 import { PluginRegistry } from './plugins/index.js';
 import { GatewayMetrics } from './observability/metrics.js';
@@ -31,6 +31,7 @@ export interface Gateway {
   creator: RequestCreator;
   worker: RequestWorker;
   sweeper: Sweeper;
+  canceller: RequestCanceller;
   metrics: GatewayMetrics;
   /** Consumes jobs and runs the sweeper (the `worker` role). */
   startWorking(): Promise<void>;
@@ -105,6 +106,7 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
     clock,
     metrics,
   });
+  const canceller = new RequestCanceller({ requests, registry, plugins, finisher, leaseMs: settings.worker.lease_ms, blobs, publicUrl, log, clock, metrics });
   const sweeper = new Sweeper({ requests, queue, clock, settings: settings.worker, log });
 
   return {
@@ -122,6 +124,7 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
     creator,
     worker,
     sweeper,
+    canceller,
     metrics,
     async startWorking() {
       await queue.consume(worker.handle, { concurrency: settings.worker.concurrency });

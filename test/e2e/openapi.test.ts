@@ -38,5 +38,8 @@ describe('GET /api/v1/openapi', () => {
     expect(document.components.schemas.Problem.properties.code.enum).to.include('MG_VALIDATION_FAILED');
     expect(document.paths['/api/v1/requests'].post.responses).to.include.keys('202', '400', '401', '402', '403', '409', '413', '415', '422');
     expect(document.servers[0].url).to.equal(service.url);
+    expect(document.paths['/api/v1/requests'].get.operationId).to.equal('listRequests');
+    expect(document.paths['/api/v1/requests/{requestId}/cancel'].post.operationId).to.equal('cancelRequest');
+    expect(document.paths['/api/v1/estimates'].post.operationId).to.equal('estimateRequest');
   });
 });

@@ -26,6 +26,10 @@ export const apiDecisions = `
 - **Polling**: \`poll_after_ms\` comes from the operation's polling strategy; the request object carries \`urls.get\`.
 - **Hosted files** are served at \`{public_url}/files/...\` without an API key (unguessable paths, like CDN URLs), with
   \`Content-Length\` and byte ranges, for the 7-day retention period.
+- **Beyond the spec**: \`GET /api/v1/requests\` lists the key's requests (cursor pages, filters),
+  \`POST /api/v1/requests/{id}/cancel\` cancels a queued or processing request (vendor task cancelled where supported,
+  request failed with "the request was cancelled by the client", full refund), \`POST /api/v1/estimates\` prices a
+  create without writing anything, and \`Prefer: wait=N\` (at most 60 s) on create answers with the finished request.
 - **Deprecation**: legacy operations and model values answer with an RFC 9745 \`Deprecation\` header and a
   \`Mediagate-Deprecation-Notice\` header naming the replacement.
 `;

@@ -11,6 +11,8 @@ export const errorCatalogue = {
   MG_REQUEST_NOT_FOUND: { status: 404, title: 'No such request for this API key' },
   MG_METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed on this path' },
   MG_IDEMPOTENCY_IN_FLIGHT: { status: 409, title: 'A request with this idempotency key is still being processed' },
+  MG_REQUEST_ALREADY_FINISHED: { status: 409, title: 'The request has already finished' },
+  MG_REQUEST_BUSY: { status: 409, title: 'The request is being worked on; retry shortly' },
   MG_PAYLOAD_TOO_LARGE: { status: 413, title: 'Request body too large' },
   MG_UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Request body must be application/json' },
   MG_RANGE_NOT_SATISFIABLE: { status: 416, title: 'Requested byte range is outside the file' },

@@ -4,3 +4,4 @@ export { RequestFinisher } from './finish-request.js';
 export { Sweeper } from './sweeper.js';
 export { toRequestObject, requestUrl, type RequestObject, type AcceptedResponse } from './request-view.js';
 export type { LifecycleSettings } from './lifecycle-settings.js';
+export { RequestCanceller, cancelledMessage } from './cancel-request.js';

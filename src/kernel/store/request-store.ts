@@ -46,6 +46,26 @@ export class RequestStore {
   }
 
   /**
+   * An API key's requests, newest first, for list pages: `startingAfter` is the last id of the previous
+   * page (ids sort by creation time, so the id is the cursor). Scoped to the key, like polling: a list must
+   * not show ids its caller could not read.
+   */
+  async listForKey(
+    apiKeyId: string,
+    filter: { status?: RequestStatus; operation?: string; createdFromMs?: number; createdToMs?: number; startingAfter?: string; limit: number },
+  ): Promise<RequestRecord[]> {
+    const where = ['api_key_id = ?'];
+    const params: unknown[] = [apiKeyId];
+    if (filter.status) (where.push('status = ?'), params.push(filter.status));
+    if (filter.operation) (where.push('operation = ?'), params.push(filter.operation));
+    if (filter.createdFromMs !== undefined) (where.push('created_at_ms >= ?'), params.push(filter.createdFromMs));
+    if (filter.createdToMs !== undefined) (where.push('created_at_ms < ?'), params.push(filter.createdToMs));
+    if (filter.startingAfter) (where.push('id < ?'), params.push(filter.startingAfter));
+    const rows = await this.db.all(`SELECT * FROM requests WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ${Math.max(1, Math.floor(filter.limit))}`, params);
+    return rows.map(toRequestRecord);
+  }
+
+  /**
    * queued -> processing, or takes over a `processing` request that nobody holds (a re-poll is due) or
    * whose lease expired (its worker died). `phase` pins what the caller expects: `start` only claims a
    * request without a vendor task (so a task is never submitted twice), `poll` only one with a task.
