@@ -9,7 +9,7 @@ import { pino, type Logger } from 'pino';
 import { ApiKeys } from './accounts/index.js';
 import { LocalFolderBlobs, openBlobStore, type BlobStore } from './blobs/index.js';
 import { projectRoot, type Settings } from './config/index.js';
-import { RequestCanceller, RequestCreator, RequestFinisher, RequestWorker, Sweeper } from './lifecycle/index.js';
+import { RequestCanceller, RequestCreator, RequestFinisher, RequestWorker, RetentionPurge, Sweeper } from './lifecycle/index.js';
 import { loadManifests, OperationRegistry } from './manifests/index.js';
 import { PluginRegistry } from './plugins/index.js';
 import { GatewayMetrics } from './observability/metrics.js';
@@ -32,6 +32,7 @@ export interface Gateway {
   worker: RequestWorker;
   sweeper: Sweeper;
   canceller: RequestCanceller;
+  retention: RetentionPurge;
   metrics: GatewayMetrics;
   /** Consumes jobs and runs the sweeper (the `worker` role). */
   startWorking(): Promise<void>;
@@ -107,6 +108,7 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
     metrics,
   });
   const canceller = new RequestCanceller({ requests, registry, plugins, finisher, leaseMs: settings.worker.lease_ms, blobs, publicUrl, log, clock, metrics });
+  const retention = new RetentionPurge({ requests, idempotency, blobs, clock, settings: settings.retention, log });
   const sweeper = new Sweeper({ requests, queue, clock, settings: settings.worker, log });
 
   return {
@@ -125,13 +127,16 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
     worker,
     sweeper,
     canceller,
+    retention,
     metrics,
     async startWorking() {
       await queue.consume(worker.handle, { concurrency: settings.worker.concurrency });
       sweeper.start();
+      retention.start();
     },
     async close() {
       await sweeper.stop();
+      await retention.stop();
       await queue.close();
       plugins.shutdown();
       await database.close();

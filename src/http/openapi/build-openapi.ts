@@ -73,6 +73,7 @@ export function buildOpenApiDocument(registry: OperationRegistry, publicUrl: str
           anyOf: [{ type: 'object' }, ...definitions.map((definition) => ref(schemaName(definition.name, 'Output')))],
         },
         input: { type: ['object', 'null'], description: 'The submitted input (after defaults), kept for the retention period.' },
+        dataRemovedAtMs: { type: ['integer', 'null'], description: 'When retention removed input, output and hosted files (7 days after creation by default).' },
         urls: { type: 'object', properties: { get: { type: 'string', format: 'uri' } } },
       },
     },

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { createSchemaCompiler } from '../manifests/schema-compiler.js';
 import type { BreakerSettings } from '../plugins/index.js';
-import type { LifecycleSettings } from '../lifecycle/index.js';
+import type { LifecycleSettings, RetentionSettings } from '../lifecycle/index.js';
 
 export interface Settings {
   server: { host: string; port: number; public_url: string; body_limit_bytes: number };
@@ -17,6 +17,7 @@ export interface Settings {
   blobs: { url: string; s3_endpoint: string; s3_region: string };
   worker: LifecycleSettings & { concurrency: number; health_port: number; shutdown_timeout_ms: number };
   breaker: BreakerSettings;
+  retention: RetentionSettings;
   plugin_dirs: string[];
   manifest_dirs: string[];
   providers: Record<string, Record<string, unknown>>;
@@ -28,7 +29,7 @@ const positiveInteger = { type: 'integer', minimum: 1 };
 const settingsSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['server', 'data_dir', 'database', 'queue', 'blobs', 'worker', 'breaker', 'providers', 'dev_account', 'log'],
+  required: ['server', 'data_dir', 'database', 'queue', 'blobs', 'worker', 'breaker', 'retention', 'providers', 'dev_account', 'log'],
   properties: {
     server: {
       type: 'object',
@@ -95,6 +96,12 @@ const settingsSchema = {
         rolling_count_timeout_ms: positiveInteger,
       },
     },
+    retention: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['days', 'interval_ms', 'batch_size'],
+      properties: { days: { type: 'number', exclusiveMinimum: 0 }, interval_ms: positiveInteger, batch_size: positiveInteger },
+    },
     plugin_dirs: { type: 'array', items: { type: 'string' } },
     manifest_dirs: { type: 'array', items: { type: 'string' } },
     providers: { type: 'object', additionalProperties: { type: 'object' } },
@@ -132,6 +139,7 @@ const environmentOverrides: [string, string, 'string' | 'integer' | 'list'][] = 
   ['MEDIAGATE_PLUGIN_DIRS', 'plugin_dirs', 'list'],
   ['MEDIAGATE_MANIFEST_DIRS', 'manifest_dirs', 'list'],
   ['MEDIAGATE_LOG_LEVEL', 'log.level', 'string'],
+  ['MEDIAGATE_RETENTION_DAYS', 'retention.days', 'integer'],
 ];
 
 export class SettingsError extends Error {

@@ -5,3 +5,4 @@ export { Sweeper } from './sweeper.js';
 export { toRequestObject, requestUrl, type RequestObject, type AcceptedResponse } from './request-view.js';
 export type { LifecycleSettings } from './lifecycle-settings.js';
 export { RequestCanceller, cancelledMessage } from './cancel-request.js';
+export { RetentionPurge, type RetentionSettings } from './retention-purge.js';

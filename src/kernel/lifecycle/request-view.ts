@@ -14,6 +14,8 @@ export interface RequestObject {
   output: JsonObject;
   /** Submitted input, kept for the retention period (null once purged). */
   input: JsonObject | null;
+  /** Set when retention removed the input, output and hosted files. */
+  dataRemovedAtMs: number | null;
   urls: { get: string };
 }
 
@@ -41,6 +43,7 @@ export function toRequestObject(record: RequestRecord, publicUrl: string): Reque
     errorMessage: record.status === 'failed' ? record.errorMessage ?? 'the request failed' : null,
     output: record.output ?? {},
     input: record.input,
+    dataRemovedAtMs: record.dataRemovedAtMs,
     urls: { get: requestUrl(publicUrl, record.id) },
   };
 }

@@ -59,6 +59,12 @@ export class IdempotencyStore {
     await this.db.run(`DELETE FROM idempotency_keys WHERE api_key_id = ? AND idempotency_key = ? AND state = 'in_flight'`, [apiKeyId, key]);
   }
 
+  /** Forgets keys older than the retention period (Stripe keeps them 24 h; we keep them as long as the request data). */
+  async purgeOlderThan(createdBeforeMs: number): Promise<number> {
+    const { changes } = await this.db.run('DELETE FROM idempotency_keys WHERE created_at_ms < ?', [createdBeforeMs]);
+    return changes;
+  }
+
   private async find(apiKeyId: string, key: string): Promise<IdempotencyRecord | undefined> {
     const row = await this.db.first<Record<string, unknown>>('SELECT * FROM idempotency_keys WHERE api_key_id = ? AND idempotency_key = ?', [apiKeyId, key]);
     if (!row) return undefined;

@@ -157,6 +157,23 @@ export class RequestStore {
     return rows.map(toRequestRecord);
   }
 
+  /** Finished requests whose input and output are past retention and still stored (oldest first). */
+  async findPastRetention(createdBeforeMs: number, limit: number): Promise<{ id: string }[]> {
+    return this.db.all<{ id: string }>(
+      `SELECT id FROM requests WHERE created_at_ms < ? AND data_removed_at_ms IS NULL AND status IN ('succeeded', 'failed') ORDER BY created_at_ms LIMIT ${Math.max(1, Math.floor(limit))}`,
+      [createdBeforeMs],
+    );
+  }
+
+  /** Drops a request's input and output, keeping the row (status, credits, times) with a removal marker. */
+  async removeData(id: string, atMs: number): Promise<boolean> {
+    const { changes } = await this.db.run(
+      `UPDATE requests SET input = NULL, output = NULL, data_removed_at_ms = ? WHERE id = ? AND data_removed_at_ms IS NULL AND status IN ('succeeded', 'failed')`,
+      [atMs, id],
+    );
+    return changes === 1;
+  }
+
   /** Pushes a request's next expected check forward, so one sweep does not republish it again at once. */
   async postponeCheck(id: string, expected: number | null, nextCheckAtMs: number): Promise<void> {
     if (expected === null) {

@@ -113,6 +113,19 @@ export function describeStoreContract(name: string, open: (context: Mocha.Contex
       expect((await requests.findNeedingAttention(now + 10, 0, 1000)).map((row) => row.id)).to.not.include(due);
     });
 
+    it('offers only finished requests to retention, and removes their data once', async () => {
+      const id = await request(await account(0));
+      const future = Date.now() + 1000;
+      expect((await requests.findPastRetention(future, 1000)).map((row) => row.id)).to.not.include(id);
+      await requests.claim(id, 'w', Date.now(), 10_000, 'start');
+      await requests.finish(database.sql, id, 'w', { status: 'succeeded', output: { ok: true }, errorMessage: null, completedAtMs: Date.now() });
+      expect((await requests.findPastRetention(future, 1000)).map((row) => row.id)).to.include(id);
+      expect(await requests.removeData(id, 42)).to.equal(true);
+      expect(await requests.removeData(id, 43)).to.equal(false);
+      expect(await requests.get(id)).to.include({ input: null, output: null, dataRemovedAtMs: 42, status: 'succeeded' });
+      expect((await requests.findPastRetention(future, 1000)).map((row) => row.id)).to.not.include(id);
+    });
+
     it('never overdraws: concurrent guarded debits take exactly what the balance covers', async () => {
       const accountId = await account(10);
       const results = await Promise.all(Array.from({ length: 8 }, () => database.sql.transaction((trx) => accounts.debit(trx, accountId, 3))));
