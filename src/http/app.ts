@@ -9,6 +9,7 @@ import { addOpenApiRoute } from './routes/openapi-route.js';
 import { addOperationalRoutes } from './routes/operational-routes.js';
 import { addRequestRoutes } from './routes/requests-routes.js';
 import { addStatusRoute } from './routes/status-route.js';
+import { addWebhookRoutes } from './routes/webhook-routes.js';
 
 /** The public API (`api` and `all` roles). */
 export function createHttpApp(gateway: Gateway, role = 'all'): Koa {
@@ -17,6 +18,7 @@ export function createHttpApp(gateway: Gateway, role = 'all'): Koa {
   addRequestRoutes(router, gateway);
   addOpenApiRoute(router, gateway);
   addFilesRoute(router, gateway);
+  addWebhookRoutes(router, gateway);
   addOperationalRoutes(router, gateway, role);
   return assemble(gateway, router);
 }

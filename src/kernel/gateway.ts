@@ -9,12 +9,13 @@ import { pino, type Logger } from 'pino';
 import { ApiKeys } from './accounts/index.js';
 import { LocalFolderBlobs, openBlobStore, type BlobStore } from './blobs/index.js';
 import { projectRoot, type Settings } from './config/index.js';
-import { RequestCanceller, RequestCreator, RequestFinisher, RequestWorker, RetentionPurge, Sweeper } from './lifecycle/index.js';
+import { RequestCanceller, RequestCreator, RequestFinisher, RequestWorker, RetentionPurge, Sweeper, toRequestObject } from './lifecycle/index.js';
 import { loadManifests, OperationRegistry } from './manifests/index.js';
 import { PluginRegistry } from './plugins/index.js';
 import { GatewayMetrics } from './observability/metrics.js';
 import { MemoryQueue, RabbitMqQueue, type JobQueue } from './queue/index.js';
-import { AccountStore, IdempotencyStore, RequestStore, migrateToLatest, openDatabase, type Database } from './store/index.js';
+import { AccountStore, IdempotencyStore, RequestStore, migrateToLatest, newId, openDatabase, type Database, type Executor } from './store/index.js';
+import { WebhookDeliverer, WebhookSecrets, WebhookStore } from './webhooks/index.js';
 
 export interface Gateway {
   settings: Settings;
@@ -33,6 +34,9 @@ export interface Gateway {
   sweeper: Sweeper;
   canceller: RequestCanceller;
   retention: RetentionPurge;
+  webhooks: WebhookDeliverer;
+  webhookStore: WebhookStore;
+  webhookSecrets: WebhookSecrets;
   metrics: GatewayMetrics;
   /** Consumes jobs and runs the sweeper (the `worker` role). */
   startWorking(): Promise<void>;
@@ -88,8 +92,19 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
   if (queue instanceof RabbitMqQueue) await queue.connect();
   const publicUrl = settings.server.public_url;
 
-  const creator = new RequestCreator({ registry, plugins, requests, accounts, idempotency, queue, clock, publicUrl, log, metrics });
-  const finisher = new RequestFinisher({ requests, accounts, clock, log, metrics });
+  const creator = new RequestCreator({ registry, plugins, requests, accounts, idempotency, queue, clock, publicUrl, log, metrics, webhookGuard: settings.webhooks });
+  const webhookStore = new WebhookStore(database.sql);
+  const webhookSecrets = new WebhookSecrets(webhookStore, clock, settings.webhooks.rotation_grace_ms);
+  const webhooks = new WebhookDeliverer({ store: webhookStore, secrets: webhookSecrets, clock, settings: settings.webhooks, log });
+  // The outbox row is written in the finishing transaction: a request never finishes without its delivery, or twice.
+  const outbox = async (tx: Executor, requestId: string, eventType: 'request.succeeded' | 'request.failed', atMs: number) => {
+    const record = await requests.get(requestId, tx);
+    if (!record?.webhookUrl) return;
+    const payload = JSON.stringify({ type: eventType, timestamp: new Date(atMs).toISOString(), data: toRequestObject(record, publicUrl) });
+    await webhookStore.enqueue(tx, { id: newId('msg', atMs), requestId, accountId: record.accountId, url: record.webhookUrl, eventType, payload, nowMs: atMs });
+  };
+  const finisher = new RequestFinisher({ requests, accounts, clock, log, metrics, outbox });
+  const retention = new RetentionPurge({ requests, idempotency, blobs, dropWebhookPayloads: (id) => webhookStore.dropPayloads(id), clock, settings: settings.retention, log });
   finisherForDeadLetters = finisher;
   const workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const worker = new RequestWorker({
@@ -108,7 +123,6 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
     metrics,
   });
   const canceller = new RequestCanceller({ requests, registry, plugins, finisher, leaseMs: settings.worker.lease_ms, blobs, publicUrl, log, clock, metrics });
-  const retention = new RetentionPurge({ requests, idempotency, blobs, clock, settings: settings.retention, log });
   const sweeper = new Sweeper({ requests, queue, clock, settings: settings.worker, log });
 
   return {
@@ -128,15 +142,20 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
     sweeper,
     canceller,
     retention,
+    webhooks,
+    webhookStore,
+    webhookSecrets,
     metrics,
     async startWorking() {
       await queue.consume(worker.handle, { concurrency: settings.worker.concurrency });
       sweeper.start();
       retention.start();
+      webhooks.start();
     },
     async close() {
       await sweeper.stop();
       await retention.stop();
+      await webhooks.stop();
       await queue.close();
       plugins.shutdown();
       await database.close();

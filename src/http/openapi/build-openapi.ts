@@ -244,6 +244,47 @@ export function buildOpenApiDocument(registry: OperationRegistry, publicUrl: str
           },
         },
       },
+      '/api/v1/webhooks/secret': {
+        get: {
+          operationId: 'getWebhookSecret',
+          summary: "The account's Standard Webhooks signing secret (created on first read)",
+          responses: { '200': { description: 'The secret', content: { 'application/json': { schema: { type: 'object', required: ['key'], properties: { key: { type: 'string', pattern: '^whsec_' } } } } } }, '401': problem('Key missing, invalid or revoked'), '403': problem('Key lacks requests:write') },
+        },
+      },
+      '/api/v1/webhooks/secret/rotate': {
+        post: {
+          operationId: 'rotateWebhookSecret',
+          summary: 'Rotate the signing secret; the previous one keeps signing beside it during the grace window',
+          responses: { '200': { description: 'The new secret', content: { 'application/json': { schema: { type: 'object', required: ['key'], properties: { key: { type: 'string' }, previousKeyValidForMs: { type: 'integer' } } } } } }, '401': problem('Key missing, invalid or revoked') },
+        },
+      },
+      '/api/v1/webhooks/test': {
+        post: {
+          operationId: 'testWebhook',
+          summary: 'Send one signed `webhook.test` event to a URL now (same guard and signing as real deliveries)',
+          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['url'], properties: { url: { type: 'string', format: 'uri' } } } } } },
+          responses: { '200': { description: 'The attempt', content: { 'application/json': { schema: { type: 'object', properties: { id: { type: 'string' }, delivered: { type: 'boolean' }, statusCode: { type: ['integer', 'null'] }, error: { type: ['string', 'null'] }, durationMs: { type: 'integer' } } } } } }, '422': problem('Not an http(s) URL') },
+        },
+      },
+      '/api/v1/requests/{requestId}/deliveries': {
+        get: {
+          operationId: 'listWebhookDeliveries',
+          summary: "The request's webhook deliveries and every attempt (status code, error, duration)",
+          parameters: [{ name: 'requestId', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '200': { description: 'Deliveries', content: { 'application/json': { schema: { type: 'object' } } } }, '404': problem('No such request for this key') },
+        },
+      },
+      '/api/v1/requests/{requestId}/deliveries/{deliveryId}/redeliver': {
+        post: {
+          operationId: 'redeliverWebhook',
+          summary: 'Send a delivery again (same webhook-id, so receivers can deduplicate)',
+          parameters: [
+            { name: 'requestId', in: 'path', required: true, schema: { type: 'string' } },
+            { name: 'deliveryId', in: 'path', required: true, schema: { type: 'string' } },
+          ],
+          responses: { '202': { description: 'Queued for delivery', content: { 'application/json': { schema: { type: 'object' } } } }, '404': problem('No such request or delivery') },
+        },
+      },
       '/api/v1/openapi': {
         get: { operationId: 'getOpenApi', summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object' } } } } } },
       },

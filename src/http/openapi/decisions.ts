@@ -30,6 +30,15 @@ export const apiDecisions = `
   \`POST /api/v1/requests/{id}/cancel\` cancels a queued or processing request (vendor task cancelled where supported,
   request failed with "the request was cancelled by the client", full refund), \`POST /api/v1/estimates\` prices a
   create without writing anything, and \`Prefer: wait=N\` (at most 60 s) on create answers with the finished request.
+- **Webhooks** follow Standard Webhooks: headers \`webhook-id\` (the same on every attempt of one delivery),
+  \`webhook-timestamp\`, \`webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">\` (two signatures while a
+  rotated secret is in its grace window); body \`{type: "request.succeeded" | "request.failed", timestamp, data: <request
+  object>}\`. The delivery is written in the same transaction as the terminal state (outbox), retried after 5 s, 5 min,
+  30 min, 2 h, 5 h, 10 h, 10 h, 14 h and 24 h (about 3 days; a later \`Retry-After\` wins), 15 s timeout, redirects count
+  as failures, 410 disables. URLs must not resolve to private, loopback or link-local addresses (allow-list for local
+  development); production requires https.
+- **Retention**: input, output, hosted files and webhook payloads are removed 7 days after creation; the request row
+  stays with \`dataRemovedAtMs\`.
 - **Deprecation**: legacy operations and model values answer with an RFC 9745 \`Deprecation\` header and a
   \`Mediagate-Deprecation-Notice\` header naming the replacement.
 `;

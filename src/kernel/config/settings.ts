@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { createSchemaCompiler } from '../manifests/schema-compiler.js';
 import type { BreakerSettings } from '../plugins/index.js';
+import type { WebhookSettings } from '../webhooks/index.js';
 import type { LifecycleSettings, RetentionSettings } from '../lifecycle/index.js';
 
 export interface Settings {
@@ -18,6 +19,7 @@ export interface Settings {
   worker: LifecycleSettings & { concurrency: number; health_port: number; shutdown_timeout_ms: number };
   breaker: BreakerSettings;
   retention: RetentionSettings;
+  webhooks: WebhookSettings;
   plugin_dirs: string[];
   manifest_dirs: string[];
   providers: Record<string, Record<string, unknown>>;
@@ -29,7 +31,7 @@ const positiveInteger = { type: 'integer', minimum: 1 };
 const settingsSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['server', 'data_dir', 'database', 'queue', 'blobs', 'worker', 'breaker', 'retention', 'providers', 'dev_account', 'log'],
+  required: ['server', 'data_dir', 'database', 'queue', 'blobs', 'worker', 'breaker', 'retention', 'webhooks', 'providers', 'dev_account', 'log'],
   properties: {
     server: {
       type: 'object',
@@ -102,6 +104,19 @@ const settingsSchema = {
       required: ['days', 'interval_ms', 'batch_size'],
       properties: { days: { type: 'number', exclusiveMinimum: 0 }, interval_ms: positiveInteger, batch_size: positiveInteger },
     },
+    webhooks: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['require_https', 'allow_hosts', 'timeout_ms', 'poll_interval_ms', 'retry_schedule_ms', 'rotation_grace_ms'],
+      properties: {
+        require_https: { type: 'boolean' },
+        allow_hosts: { type: 'array', items: { type: 'string' } },
+        timeout_ms: positiveInteger,
+        poll_interval_ms: positiveInteger,
+        retry_schedule_ms: { type: 'array', minItems: 1, items: positiveInteger },
+        rotation_grace_ms: { type: 'integer', minimum: 0 },
+      },
+    },
     plugin_dirs: { type: 'array', items: { type: 'string' } },
     manifest_dirs: { type: 'array', items: { type: 'string' } },
     providers: { type: 'object', additionalProperties: { type: 'object' } },
@@ -140,6 +155,7 @@ const environmentOverrides: [string, string, 'string' | 'integer' | 'list'][] = 
   ['MEDIAGATE_MANIFEST_DIRS', 'manifest_dirs', 'list'],
   ['MEDIAGATE_LOG_LEVEL', 'log.level', 'string'],
   ['MEDIAGATE_RETENTION_DAYS', 'retention.days', 'integer'],
+  ['MEDIAGATE_WEBHOOK_ALLOW_HOSTS', 'webhooks.allow_hosts', 'list'],
 ];
 
 export class SettingsError extends Error {

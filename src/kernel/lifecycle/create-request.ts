@@ -13,6 +13,7 @@ import type { JsonObject } from '../plugin-sdk/index.js';
 import type { PluginRegistry } from '../plugins/index.js';
 import type { JobQueue } from '../queue/index.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
+import { checkWebhookScheme, type UrlGuardSettings } from '../webhooks/url-guard.js';
 import { AccountStore, IdempotencyStore, RequestStore, isDuplicateKeyError, newId, withTransientRetry } from '../store/index.js';
 import { requestUrl, type AcceptedResponse } from './request-view.js';
 
@@ -41,6 +42,8 @@ export interface CreateRequestDeps {
   /** How long an in-flight idempotency key blocks duplicates before it is presumed abandoned. */
   idempotencyLockMs?: number;
   metrics?: GatewayMetrics;
+  /** Refuses webhook URLs the deliverer would never send to (scheme), at create time. */
+  webhookGuard?: UrlGuardSettings;
 }
 
 const envelopeSchema = {
@@ -76,6 +79,8 @@ export class RequestCreator {
       throw new ApiError('MG_VALIDATION_FAILED', 'the request envelope does not validate', { errors });
     }
     const envelope = body as { operation: string; input: JsonObject; webhook_url?: string };
+    const schemeProblem = envelope.webhook_url && this.deps.webhookGuard ? checkWebhookScheme(envelope.webhook_url, this.deps.webhookGuard) : undefined;
+    if (schemeProblem) throw new ApiError('MG_VALIDATION_FAILED', `webhook_url ${schemeProblem}`, { errors: [{ path: '/webhook_url', message: schemeProblem }] });
     const definition = this.deps.registry.require(envelope.operation);
     const prepared = definition.prepare(envelope.input);
     if (this.deps.plugins.candidates(definition.name, prepared.route).length === 0) {

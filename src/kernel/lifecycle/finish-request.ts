@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { OperationDefinition } from '../manifests/index.js';
 import type { JsonObject } from '../plugin-sdk/index.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
-import { withTransientRetry, type AccountStore, type RequestRecord, type RequestStore } from '../store/index.js';
+import { withTransientRetry, type AccountStore, type Executor, type RequestRecord, type RequestStore } from '../store/index.js';
 
 export interface FinishDeps {
   requests: RequestStore;
@@ -17,6 +17,8 @@ export interface FinishDeps {
   clock: { now(): number };
   log: Logger;
   metrics?: GatewayMetrics;
+  /** Writes the webhook outbox row of a finished request, inside the finishing transaction. */
+  outbox?: (tx: Executor, requestId: string, eventType: 'request.succeeded' | 'request.failed', atMs: number) => Promise<void>;
 }
 
 export class RequestFinisher {
@@ -47,6 +49,7 @@ export class RequestFinisher {
       }
       const finished = await requests.finish(trx, request.id, worker, { status: 'succeeded', output, errorMessage: null, completedAtMs: now, billableCredits: billable });
       if (!finished) throw new LostLease();
+      await this.deps.outbox?.(trx, request.id, 'request.succeeded', now);
       return true;
     }))
       .then((finished) => this.record(request, 'succeeded', finished, now))
@@ -68,6 +71,7 @@ export class RequestFinisher {
           await accounts.credit(trx, request.accountId, request.billableCredits);
           await accounts.appendLedger(trx, { accountId: request.accountId, requestId: request.id, kind: 'refund', amount: request.billableCredits, atMs: now });
         }
+        await this.deps.outbox?.(trx, request.id, 'request.failed', now);
         return true;
       }),
     ).catch((error) => {

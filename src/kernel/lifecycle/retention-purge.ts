@@ -19,7 +19,16 @@ export class RetentionPurge {
   private running: Promise<number> | undefined;
 
   constructor(
-    private readonly deps: { requests: RequestStore; idempotency: IdempotencyStore; blobs: BlobStore; clock: { now(): number }; settings: RetentionSettings; log: Logger },
+    private readonly deps: {
+      requests: RequestStore;
+      idempotency: IdempotencyStore;
+      blobs: BlobStore;
+      /** Webhook payloads carry the output too. */
+      dropWebhookPayloads?: (requestId: string) => Promise<void>;
+      clock: { now(): number };
+      settings: RetentionSettings;
+      log: Logger;
+    },
   ) {}
 
   /** One pass over everything past retention at `nowMs`; returns how many requests it purged. */
@@ -31,6 +40,7 @@ export class RetentionPurge {
       const due = await requests.findPastRetention(cutoff, settings.batch_size);
       for (const { id } of due) {
         await blobs.deletePrefix(`${id}/`);
+        await this.deps.dropWebhookPayloads?.(id);
         if (await requests.removeData(id, nowMs)) purged += 1;
       }
       if (due.length < settings.batch_size) break;

@@ -98,6 +98,50 @@ const migrations: Migration[] = [
       }
     },
   },
+  {
+    name: '0002_webhooks',
+    async up(knex) {
+      await knex.schema.createTable('webhook_secrets', (t) => {
+        t.string('account_id', 40).primary();
+        t.string('secret', 100).notNullable();
+        // After a rotation the previous secret keeps signing (next to the new one) until this time.
+        t.string('previous_secret', 100).nullable();
+        t.bigInteger('previous_expires_at_ms').nullable();
+        t.bigInteger('created_at_ms').notNullable();
+      });
+      await knex.schema.createTable('webhook_deliveries', (t) => {
+        // The Standard Webhooks message id (webhook-id): the same on every attempt, so receivers can deduplicate.
+        t.string('id', 40).primary();
+        t.string('request_id', 40).notNullable();
+        t.string('account_id', 40).notNullable();
+        t.string('url', 2048).notNullable();
+        t.string('event_type', 40).notNullable();
+        t.text('payload', 'longtext').notNullable();
+        // pending | delivered | failed | disabled
+        t.string('state', 16).notNullable();
+        t.integer('attempts').notNullable().defaultTo(0);
+        t.bigInteger('next_attempt_at_ms').nullable();
+        t.integer('last_status_code').nullable();
+        t.text('last_error').nullable();
+        t.bigInteger('created_at_ms').notNullable();
+        t.bigInteger('delivered_at_ms').nullable();
+        t.index(['state', 'next_attempt_at_ms']);
+        t.index(['request_id']);
+      });
+      await knex.schema.createTable('webhook_attempts', (t) => {
+        t.increments('id');
+        t.string('delivery_id', 40).notNullable();
+        t.bigInteger('attempted_at_ms').notNullable();
+        t.integer('status_code').nullable();
+        t.text('error').nullable();
+        t.integer('duration_ms').notNullable();
+        t.index(['delivery_id']);
+      });
+    },
+    async down(knex) {
+      for (const table of ['webhook_attempts', 'webhook_deliveries', 'webhook_secrets']) await knex.schema.dropTableIfExists(table);
+    },
+  },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -1,0 +1,5 @@
+export { WebhookStore, type DeliveryRecord, type DeliveryState, type AttemptRecord } from './webhook-store.js';
+export { WebhookSecrets } from './webhook-secrets.js';
+export { WebhookDeliverer, type WebhookSettings, type AttemptResult } from './webhook-deliverer.js';
+export { signWebhook, newWebhookSecret } from './webhook-signing.js';
+export { assertDeliverable, checkWebhookScheme, isInternalAddress, BlockedUrlError, type UrlGuardSettings } from './url-guard.js';

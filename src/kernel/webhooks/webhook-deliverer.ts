@@ -1,0 +1,112 @@
+/**
+ * Delivers the webhook outbox. A delivery is claimed by a conditional update (several workers can run this),
+ * signed per attempt (Standard Webhooks headers), and POSTed with a 15 s timeout and no redirects. 2xx:
+ * delivered. 410: the endpoint is gone, disabled. Anything else (3xx, 4xx, 5xx, timeout, network): retried on
+ * the schedule — about three days in all — or later when the receiver's `Retry-After` says so; then failed.
+ */
+import type { Logger } from 'pino';
+import { parseRetryAfter } from '../plugin-sdk/vendor-http.js';
+import { assertDeliverable, BlockedUrlError, type UrlGuardSettings } from './url-guard.js';
+import type { WebhookSecrets } from './webhook-secrets.js';
+import { signWebhook } from './webhook-signing.js';
+import type { DeliveryRecord, DeliveryState, WebhookStore } from './webhook-store.js';
+
+export interface WebhookSettings extends UrlGuardSettings {
+  timeout_ms: number;
+  poll_interval_ms: number;
+  /** Waits after each failed attempt; its length + 1 is the number of attempts. */
+  retry_schedule_ms: number[];
+  rotation_grace_ms: number;
+}
+
+export interface AttemptResult {
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  retryAfterSeconds?: number;
+}
+
+export class WebhookDeliverer {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+
+  constructor(
+    private readonly deps: { store: WebhookStore; secrets: WebhookSecrets; clock: { now(): number }; settings: WebhookSettings; log: Logger },
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => {
+      this.running ??= this.deliverDue()
+        .catch((error) => this.deps.log.error({ err: error }, 'webhook delivery pass failed'))
+        .finally(() => (this.running = undefined));
+    }, this.deps.settings.poll_interval_ms);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** One pass over due deliveries. */
+  async deliverDue(): Promise<number> {
+    const { store, clock, settings } = this.deps;
+    const due = await store.due(clock.now(), 50);
+    let sent = 0;
+    await Promise.all(
+      due.map(async (delivery) => {
+        if (!(await store.claim(delivery.id, delivery.nextAttemptAtMs!, clock.now() + settings.timeout_ms + 5000))) return;
+        await this.attemptAndRecord(delivery);
+        sent += 1;
+      }),
+    );
+    return sent;
+  }
+
+  private async attemptAndRecord(delivery: DeliveryRecord): Promise<void> {
+    const { store, clock, settings, log } = this.deps;
+    const attemptedAtMs = clock.now();
+    const result = await this.send(delivery.accountId, delivery.id, delivery.url, delivery.payload);
+    const attemptNumber = delivery.attempts + 1;
+    let state: DeliveryState;
+    let nextAttemptAtMs: number | null = null;
+    if (result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300) state = 'delivered';
+    else if (result.statusCode === 410) state = 'disabled';
+    else if (result.error?.startsWith('blocked:') || attemptNumber > settings.retry_schedule_ms.length) state = 'failed';
+    else {
+      state = 'pending';
+      const wait = Math.max(settings.retry_schedule_ms[attemptNumber - 1], (result.retryAfterSeconds ?? 0) * 1000);
+      nextAttemptAtMs = clock.now() + wait;
+    }
+    await store.recordAttempt(delivery.id, { attemptedAtMs, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs }, { state, nextAttemptAtMs });
+    log.info({ requestId: delivery.requestId, deliveryId: delivery.id, attempt: attemptNumber, statusCode: result.statusCode, state }, 'webhook attempt');
+  }
+
+  /** One signed POST; never throws. Also the test-send endpoint. */
+  async send(accountId: string, id: string, url: string, body: string): Promise<AttemptResult> {
+    const { secrets, settings, clock } = this.deps;
+    const started = clock.now();
+    try {
+      await assertDeliverable(url, settings);
+    } catch (error) {
+      if (error instanceof BlockedUrlError) return { statusCode: null, error: `blocked: ${error.message}`, durationMs: 0 };
+      throw error;
+    }
+    const timestamp = Math.floor(clock.now() / 1000);
+    const signatures = (await secrets.signing(accountId)).map((secret) => signWebhook(secret, id, timestamp, body)).join(' ');
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        redirect: 'manual',
+        signal: AbortSignal.timeout(settings.timeout_ms),
+        headers: { 'content-type': 'application/json', 'user-agent': 'mediagate-webhooks/1', 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signatures },
+        body,
+      });
+      await response.body?.cancel().catch(() => undefined);
+      return { statusCode: response.status, error: response.ok ? null : `HTTP ${response.status}`, durationMs: clock.now() - started, retryAfterSeconds: parseRetryAfter(response.headers.get('retry-after')) };
+    } catch (error) {
+      const timedOut = (error as Error).name === 'TimeoutError';
+      return { statusCode: null, error: timedOut ? `timed out after ${settings.timeout_ms} ms` : `network error: ${(error as Error).message}`, durationMs: clock.now() - started };
+    }
+  }
+}
