@@ -16,6 +16,7 @@ import { GatewayMetrics } from './observability/metrics.js';
 import { MemoryQueue, RabbitMqQueue, type JobQueue } from './queue/index.js';
 import { AccountStore, IdempotencyStore, RequestStore, migrateToLatest, newId, openDatabase, type Database, type Executor } from './store/index.js';
 import { WebhookDeliverer, WebhookSecrets, WebhookStore } from './webhooks/index.js';
+import { MemoryRateLimiter, SqlRateLimiter, type RateLimiter } from './rate-limits/rate-limiter.js';
 
 export interface Gateway {
   settings: Settings;
@@ -35,6 +36,7 @@ export interface Gateway {
   canceller: RequestCanceller;
   retention: RetentionPurge;
   webhooks: WebhookDeliverer;
+  rateLimiter: RateLimiter;
   webhookStore: WebhookStore;
   webhookSecrets: WebhookSecrets;
   metrics: GatewayMetrics;
@@ -104,7 +106,13 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
     await webhookStore.enqueue(tx, { id: newId('msg', atMs), requestId, accountId: record.accountId, url: record.webhookUrl, eventType, payload, nowMs: atMs });
   };
   const finisher = new RequestFinisher({ requests, accounts, clock, log, metrics, outbox });
-  const retention = new RetentionPurge({ requests, idempotency, blobs, dropWebhookPayloads: (id) => webhookStore.dropPayloads(id), clock, settings: settings.retention, log });
+  // One embedded process counts in memory; API processes sharing a server database count in it.
+  const rateLimiter: RateLimiter = database.dialect === 'sqlite' ? new MemoryRateLimiter() : new SqlRateLimiter(database.sql);
+  const retention = new RetentionPurge({ requests, idempotency, blobs, dropWebhookPayloads: (id) => webhookStore.dropPayloads(id),
+    dropExpired: async (nowMs) => {
+      if (rateLimiter instanceof SqlRateLimiter) await rateLimiter.purgeBefore(nowMs);
+    },
+    clock, settings: settings.retention, log });
   finisherForDeadLetters = finisher;
   const workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const worker = new RequestWorker({
@@ -143,6 +151,7 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
     canceller,
     retention,
     webhooks,
+    rateLimiter,
     webhookStore,
     webhookSecrets,
     metrics,

@@ -37,6 +37,9 @@ export const apiDecisions = `
   30 min, 2 h, 5 h, 10 h, 10 h, 14 h and 24 h (about 3 days; a later \`Retry-After\` wins), 15 s timeout, redirects count
   as failures, 410 disables. URLs must not resolve to private, loopback or link-local addresses (allow-list for local
   development); production requires https.
+- **Rate limits**: per key and minute, creates and reads apart; \`RateLimit-Limit\`, \`RateLimit-Remaining\`,
+  \`RateLimit-Reset\` on every answer; 429 \`MG_RATE_LIMITED\` with \`Retry-After\` past the limit; shared across API
+  processes on a MySQL store.
 - **Retention**: input, output, hosted files and webhook payloads are removed 7 days after creation; the request row
   stays with \`dataRemovedAtMs\`.
 - **Deprecation**: legacy operations and model values answer with an RFC 9745 \`Deprecation\` header and a

@@ -10,15 +10,18 @@ import { toRequestObject } from '../../kernel/lifecycle/index.js';
 import { requestStatuses, terminalStatuses, type RequestStatus } from '../../kernel/store/index.js';
 import { apiKeyOf, authenticate } from '../middleware/authenticate.js';
 import { jsonBody } from '../middleware/json-body.js';
+import { rateLimit } from '../middleware/rate-limit.js';
 
 /** Longest `Prefer: wait` honoured, in seconds (RFC 7240). */
 const maxWaitSeconds = 60;
 
 export function addRequestRoutes(router: Router, gateway: Gateway): void {
-  const { apiKeys, creator, requests, settings, accounts } = gateway;
+  const { apiKeys, creator, requests, settings, accounts, rateLimiter } = gateway;
   const publicUrl = settings.server.public_url;
+  const limitCreates = rateLimit(rateLimiter, 'create', settings.rate_limits.creates_per_minute);
+  const limitReads = rateLimit(rateLimiter, 'read', settings.rate_limits.reads_per_minute);
 
-  router.post('/api/v1/requests', authenticate(apiKeys, 'requests:write'), jsonBody(settings.server.body_limit_bytes), async (ctx) => {
+  router.post('/api/v1/requests', authenticate(apiKeys, 'requests:write'), limitCreates, jsonBody(settings.server.body_limit_bytes), async (ctx) => {
     const key = apiKeyOf(ctx);
     const waitSeconds = preferredWait(ctx);
     const outcome = await creator.create(key, ctx.state.body, ctx.headers['x-idempotency-key'] === undefined ? undefined : ctx.get('x-idempotency-key'));
@@ -39,7 +42,7 @@ export function addRequestRoutes(router: Router, gateway: Gateway): void {
   });
 
   // Estimates validate exactly as create does and write nothing; any valid key may ask.
-  router.post('/api/v1/estimates', authenticate(apiKeys), jsonBody(settings.server.body_limit_bytes), async (ctx) => {
+  router.post('/api/v1/estimates', authenticate(apiKeys), limitCreates, jsonBody(settings.server.body_limit_bytes), async (ctx) => {
     const key = apiKeyOf(ctx);
     const { prepared } = creator.prepare(ctx.state.body);
     const account = await accounts.getAccount(key.accountId);
@@ -53,7 +56,7 @@ export function addRequestRoutes(router: Router, gateway: Gateway): void {
     };
   });
 
-  router.get('/api/v1/requests', authenticate(apiKeys, 'requests:read'), async (ctx) => {
+  router.get('/api/v1/requests', authenticate(apiKeys, 'requests:read'), limitReads, async (ctx) => {
     const key = apiKeyOf(ctx);
     const filter = parseListQuery(ctx, gateway);
     const rows = await requests.listForKey(key.apiKeyId, { ...filter, limit: filter.limit + 1 });
@@ -68,7 +71,7 @@ export function addRequestRoutes(router: Router, gateway: Gateway): void {
     };
   });
 
-  router.get('/api/v1/requests/:requestId', authenticate(apiKeys, 'requests:read'), async (ctx) => {
+  router.get('/api/v1/requests/:requestId', authenticate(apiKeys, 'requests:read'), limitReads, async (ctx) => {
     const key = apiKeyOf(ctx);
     const record = await requests.getForKey(ctx.params.requestId, key.apiKeyId);
     if (!record) throw new ApiError('MG_REQUEST_NOT_FOUND', `no request ${ctx.params.requestId} for this API key`);
@@ -76,7 +79,7 @@ export function addRequestRoutes(router: Router, gateway: Gateway): void {
     ctx.body = toRequestObject(record, publicUrl);
   });
 
-  router.post('/api/v1/requests/:requestId/cancel', authenticate(apiKeys, 'requests:write'), async (ctx) => {
+  router.post('/api/v1/requests/:requestId/cancel', authenticate(apiKeys, 'requests:write'), limitCreates, async (ctx) => {
     const key = apiKeyOf(ctx);
     const record = await requests.getForKey(ctx.params.requestId, key.apiKeyId);
     if (!record) throw new ApiError('MG_REQUEST_NOT_FOUND', `no request ${ctx.params.requestId} for this API key`);

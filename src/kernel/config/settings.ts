@@ -20,6 +20,7 @@ export interface Settings {
   breaker: BreakerSettings;
   retention: RetentionSettings;
   webhooks: WebhookSettings;
+  rate_limits: { creates_per_minute: number; reads_per_minute: number };
   plugin_dirs: string[];
   manifest_dirs: string[];
   providers: Record<string, Record<string, unknown>>;
@@ -31,7 +32,7 @@ const positiveInteger = { type: 'integer', minimum: 1 };
 const settingsSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['server', 'data_dir', 'database', 'queue', 'blobs', 'worker', 'breaker', 'retention', 'webhooks', 'providers', 'dev_account', 'log'],
+  required: ['server', 'data_dir', 'database', 'queue', 'blobs', 'worker', 'breaker', 'retention', 'webhooks', 'rate_limits', 'providers', 'dev_account', 'log'],
   properties: {
     server: {
       type: 'object',
@@ -104,6 +105,12 @@ const settingsSchema = {
       required: ['days', 'interval_ms', 'batch_size'],
       properties: { days: { type: 'number', exclusiveMinimum: 0 }, interval_ms: positiveInteger, batch_size: positiveInteger },
     },
+    rate_limits: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['creates_per_minute', 'reads_per_minute'],
+      properties: { creates_per_minute: { type: 'integer', minimum: 0 }, reads_per_minute: { type: 'integer', minimum: 0 } },
+    },
     webhooks: {
       type: 'object',
       additionalProperties: false,
@@ -156,6 +163,8 @@ const environmentOverrides: [string, string, 'string' | 'integer' | 'list'][] = 
   ['MEDIAGATE_LOG_LEVEL', 'log.level', 'string'],
   ['MEDIAGATE_RETENTION_DAYS', 'retention.days', 'integer'],
   ['MEDIAGATE_WEBHOOK_ALLOW_HOSTS', 'webhooks.allow_hosts', 'list'],
+  ['MEDIAGATE_RATE_LIMIT_CREATES_PER_MINUTE', 'rate_limits.creates_per_minute', 'integer'],
+  ['MEDIAGATE_RATE_LIMIT_READS_PER_MINUTE', 'rate_limits.reads_per_minute', 'integer'],
 ];
 
 export class SettingsError extends Error {

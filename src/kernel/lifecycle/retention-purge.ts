@@ -25,6 +25,8 @@ export class RetentionPurge {
       blobs: BlobStore;
       /** Webhook payloads carry the output too. */
       dropWebhookPayloads?: (requestId: string) => Promise<void>;
+      /** Other time-bound bookkeeping to drop on each pass (e.g. old rate-limit windows). */
+      dropExpired?: (nowMs: number) => Promise<void>;
       clock: { now(): number };
       settings: RetentionSettings;
       log: Logger;
@@ -46,6 +48,7 @@ export class RetentionPurge {
       if (due.length < settings.batch_size) break;
     }
     const keys = await idempotency.purgeOlderThan(cutoff);
+    await this.deps.dropExpired?.(nowMs);
     if (purged > 0 || keys > 0) log.info({ purged, idempotencyKeys: keys, olderThanDays: settings.days }, 'retention purge');
     return purged;
   }

@@ -142,6 +142,23 @@ const migrations: Migration[] = [
       for (const table of ['webhook_attempts', 'webhook_deliveries', 'webhook_secrets']) await knex.schema.dropTableIfExists(table);
     },
   },
+  {
+    name: '0003_rate_limits',
+    async up(knex) {
+      // Fixed one-minute windows per API key and bucket, shared by every API process of a deployment.
+      await knex.schema.createTable('rate_limit_windows', (t) => {
+        t.string('api_key_id', 40).notNullable();
+        t.string('bucket', 16).notNullable();
+        t.bigInteger('window_start_ms').notNullable();
+        t.integer('count').notNullable();
+        t.primary(['api_key_id', 'bucket', 'window_start_ms']);
+        t.index(['window_start_ms']);
+      });
+    },
+    async down(knex) {
+      await knex.schema.dropTableIfExists('rate_limit_windows');
+    },
+  },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
