@@ -3,7 +3,7 @@
  * `MEDIAGATE_PROVIDER_OPENAI_<KEY>` in the environment), Bearer auth and the reading of OpenAI's error body.
  * Endpoint knowledge (request maps, response transforms) lives in one file per endpoint.
  */
-import { apiKeyVendor, type ApiKeyVendorConfig, type OperationHandler, type PluginContext, type VendorHttp } from '../../src/kernel/plugin-sdk/index.js';
+import { apiKeyVendor, describeOpenAIStyleError, type ApiKeyVendorConfig, type OperationHandler, type PluginContext, type VendorHttp } from '../../src/kernel/plugin-sdk/index.js';
 
 export const PROVIDER_ID = 'openai';
 
@@ -31,13 +31,5 @@ const vendor = apiKeyVendor<OpenAIConfig>({
 export const openAIConfigSchema = vendor.configSchema;
 export const openAIHttp = (ctx: OpenAIContext): VendorHttp => vendor.http(ctx);
 
-/**
- * OpenAI errors are `{"error": {"message", "type", "param", "code"}}`; `code` is often null, `type` names the
- * class (e.g. `invalid_request_error`). https://platform.openai.com/docs/guides/error-codes
- */
-export function describeOpenAIError(body: unknown): { message?: string; code?: string } {
-  const error = (body as { error?: { message?: unknown; type?: unknown; code?: unknown } } | undefined)?.error;
-  if (!error || typeof error !== 'object') return {};
-  const code = typeof error.code === 'string' ? error.code : typeof error.type === 'string' ? error.type : undefined;
-  return { message: typeof error.message === 'string' ? error.message : undefined, code };
-}
+/** OpenAI's error body; the reader is shared with OpenAI-compatible plugins through the SDK. */
+export const describeOpenAIError = describeOpenAIStyleError;

@@ -5,3 +5,4 @@ export { mapFields, pick, requireField, MalformedVendorResponse, type FieldMap, 
 export { extensionForContentType, contentTypeForKey } from '../blobs/content-types.js';
 export { apiKeyVendor, type ApiKeyVendor, type ApiKeyVendorConfig } from './api-key-vendor.js';
 export { imageGenerationOutput } from './image-output.js';
+export { describeOpenAIStyleError } from './error-bodies.js';
