@@ -1,5 +1,6 @@
 /**
- * smartmotion.generate (model kling-v1-6) on Kling's image-to-video endpoint, with camera control:
+ * Kling's image-to-video endpoint, for two operations: smartmotion.generate (model kling-v1-6, with camera
+ * control) and video.generate with a first frame (and optionally a last one):
  *   POST v1/videos/image2video -> data.task_id; GET v1/videos/image2video/{task_id} ->
  *   data.task_result.videos[0].url.
  * https://app.klingai.com/global/dev/document-api/apiReference/model/imageToVideo
@@ -7,16 +8,18 @@
  * (https://app.klingai.com/global/dev/document-api/apiReference/model/skillsMap); the plugin does not
  * second-guess it, so whatever Kling answers for a combination it does not support reaches the client.
  */
-import { mapFields, ProviderError, requireField, type FieldMap, type JsonObject, type JsonValue } from '../../src/kernel/plugin-sdk/index.js';
-import { klingAsset, klingTaskHandler } from './kling-api.js';
+import { mapFields, ProviderError, type FieldMap, type JsonObject, type JsonValue } from '../../src/kernel/plugin-sdk/index.js';
+import { klingAsset, klingTaskHandler, nearestKlingDuration } from './kling-api.js';
 import { PROVIDER_ID } from './kling-config.js';
+import { videoGenerateEndpoint, videoGenerateFields } from './video-generate-request.js';
+import { hostKlingVideo } from './video-result.js';
+
+export const IMAGE2VIDEO_PATH = 'v1/videos/image2video';
 
 /** Kling's preset moves; under a preset `config` must be absent. */
 const PRESET_MOVES = new Set(['down_back', 'forward_up', 'right_turn_forward', 'left_turn_forward']);
 /** The six axes of a `simple` move, each in [-10, 10] on both sides. */
 const CAMERA_AXES = ['horizontal', 'vertical', 'pan', 'tilt', 'roll', 'zoom'] as const;
-/** Kling renders 5 or 10 seconds only (`duration` is a string enum). */
-const KLING_DURATIONS = [5, 10] as const;
 
 /**
  * Our input field -> Kling's body field. `model_name` comes from the route. Not sent, because Kling has no
@@ -33,7 +36,7 @@ export const image2videoRequest: FieldMap = {
 };
 
 export const smartmotionGenerate = klingTaskHandler({
-  path: 'v1/videos/image2video',
+  path: IMAGE2VIDEO_PATH,
   request(input, route) {
     if (typeof input.content_type === 'string' && input.content_type.startsWith('video/')) {
       // Kling has no endpoint that moves a camera over an existing video (video extension only takes videos
@@ -47,19 +50,25 @@ export const smartmotionGenerate = klingTaskHandler({
     return mapFields(input, image2videoRequest, { model_name: route.vendorModel });
   },
   async finish(body, task, ctx, route) {
-    const vendorUrl = requireField<string>(body, 'data.task_result.videos.0.url', PROVIDER_ID);
-    // Kling documents MP4 output; naming it keeps the hosted file's type right whatever the CDN declares.
-    const hosted = await ctx.blobs.rehost(vendorUrl, { contentType: 'video/mp4', extension: 'mp4' });
-    return klingAsset('video', task, route, { video_url: hosted.url });
+    const video = await hostKlingVideo(body, ctx);
+    return klingAsset('video', task, route, { video_url: video.url });
   },
 });
 
-/** Our 1-10 s to the nearer of Kling's 5 and 10; a tie (7.5) goes to the longer clip. */
-export function nearestKlingDuration(value: JsonValue): string | undefined {
-  if (typeof value !== 'number') return undefined;
-  const nearest = KLING_DURATIONS.reduce((best, option) => (Math.abs(option - value) <= Math.abs(best - value) ? option : best));
-  return String(nearest);
-}
+/**
+ * video.generate's map: the first frame is Kling's `image`, the last its `image_tail` (each spelling the
+ * manifest accepts; it lets a client send only one of each). Kling takes no aspect ratio here: the clip keeps
+ * the image's shape. Which models and modes take `image_tail` is Kling's capability map's call.
+ */
+export const framesRequest: FieldMap = {
+  ...videoGenerateFields,
+  image_url: 'image',
+  first_frame_url: 'image',
+  last_frame_url: 'image_tail',
+  end_image_url: 'image_tail',
+};
+
+export const framesToVideo = klingTaskHandler(videoGenerateEndpoint(IMAGE2VIDEO_PATH, framesRequest));
 
 /** camera_control wins unless the client chose the preset mode (the manifest forbids sending both with a mode). */
 function drivesCamera(input: JsonObject): boolean {

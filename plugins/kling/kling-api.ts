@@ -10,6 +10,7 @@ import {
   ProviderError,
   requireField,
   type JsonObject,
+  type JsonValue,
   type ProviderTask,
   type RoutedModel,
   type VendorHttp,
@@ -24,6 +25,9 @@ import { signKlingToken } from './kling-jwt.js';
  */
 const RETRYABLE_CODES = new Set([1302, 1303, 5000, 5001, 5002]);
 
+/** Kling's video models render 5 or 10 seconds only (`duration` is a string enum on every video endpoint). */
+const KLING_DURATIONS = [5, 10] as const;
+
 /** One Kling endpoint that creates an asynchronous task. */
 export interface KlingTaskEndpoint {
   /** Create path relative to `base_url` (no leading slash, so a proxy prefix in base_url is kept). */
@@ -36,7 +40,10 @@ export interface KlingTaskEndpoint {
   finish(body: unknown, task: ProviderTask, ctx: KlingContext, route: RoutedModel): Promise<JsonObject>;
 }
 
-export function klingTaskHandler(endpoint: KlingTaskEndpoint): KlingHandler {
+/** A handler for one task endpoint: both halves are always there, so callers that dispatch need no checks. */
+export type KlingTaskHandler = Required<Pick<KlingHandler, 'start' | 'status'>>;
+
+export function klingTaskHandler(endpoint: KlingTaskEndpoint): KlingTaskHandler {
   return {
     async start(input, ctx, route) {
       const body = endpoint.request(input, route);
@@ -69,6 +76,13 @@ export function klingTaskHandler(endpoint: KlingTaskEndpoint): KlingHandler {
       }
     },
   };
+}
+
+/** Our 1-20 s to the nearer of Kling's 5 and 10; a tie (7.5) goes to the longer clip. */
+export function nearestKlingDuration(value: JsonValue): string | undefined {
+  if (typeof value !== 'number') return undefined;
+  const nearest = KLING_DURATIONS.reduce((best, option) => (Math.abs(option - value) <= Math.abs(best - value) ? option : best));
+  return String(nearest);
 }
 
 /** The fields every finished Kling asset carries; `fields` adds the operation's own. */

@@ -13,8 +13,8 @@ describe('kling plugin: definition and token', () => {
     expect(klingPlugin.isEnabled({ access_key: 'ak', secret_key: 'sk' })).to.equal(true);
   });
 
-  it('serves image.generate and smartmotion.generate as polled tasks, with the Singapore endpoint as default base URL', () => {
-    expect(Object.keys(klingPlugin.operations).sort()).to.deep.equal(['image.generate', 'smartmotion.generate']);
+  it('serves image.generate, smartmotion.generate and video.generate as polled tasks, with the Singapore endpoint as default base URL', () => {
+    expect(Object.keys(klingPlugin.operations).sort()).to.deep.equal(['image.generate', 'smartmotion.generate', 'video.generate']);
     for (const handler of Object.values(klingPlugin.operations)) expect(handler.status).to.be.a('function');
     expect(klingPlugin.configSchema).to.deep.include({ additionalProperties: false });
     expect((klingPlugin.configSchema.properties as Record<string, { default?: string }>).base_url.default).to.equal(API);

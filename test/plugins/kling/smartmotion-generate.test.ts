@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import nock from 'nock';
-import { nearestKlingDuration } from '../../../plugins/kling/image2video.js';
+import { nearestKlingDuration } from '../../../plugins/kling/kling-api.js';
 import { failure, HOSTED, klingApi, submitted, taskAnswer, useKlingHarness } from './kling-test-kit.js';
 
 const OPERATION = 'smartmotion.generate';

@@ -12,6 +12,8 @@ const TASK_ID = 'CjMT7WdSwWcAAAAAALvB3g';
 const CASES: { operation: string; model?: string; path: string; input: JsonObject }[] = [
   { operation: 'image.generate', model: 'kling-image', path: '/v1/images/generations', input: { prompt: 'a lighthouse', model: 'kling-image' } },
   { operation: 'smartmotion.generate', path: '/v1/videos/image2video', input: { file_url: 'https://example.com/a.jpg', content_type: 'image/jpeg', duration: 5, motion: 'down_back' } },
+  { operation: 'video.generate', model: 'kling-2.6', path: '/v1/videos/text2video', input: { prompt: 'a lighthouse', model: 'kling-2.6', duration: 5 } },
+  { operation: 'video.generate', model: 'kling-2.5-turbo', path: '/v1/videos/image2video', input: { prompt: 'a lighthouse', model: 'kling-2.5-turbo', image_url: 'https://example.com/a.png' } },
 ];
 
 for (const { operation, model, path, input } of CASES) {
@@ -97,8 +99,8 @@ for (const { operation, model, path, input } of CASES) {
         .get(`${path}/${TASK_ID}`)
         .reply(200, envelope({ task_id: TASK_ID, task_status: 'exploded' }));
 
-      const missing = await failure(harness().status(operation, { taskId: TASK_ID, state: {} }, model));
-      const unknown = await failure(harness().status(operation, { taskId: TASK_ID, state: {} }, model));
+      const missing = await failure(harness().status(operation, { taskId: TASK_ID, state: taskState(path) }, model));
+      const unknown = await failure(harness().status(operation, { taskId: TASK_ID, state: taskState(path) }, model));
 
       expect([missing.retryable, unknown.retryable]).to.deep.equal([false, false]);
       expect(missing.message).to.equal('kling: malformed response: data.task_status is missing or not a string');
@@ -108,10 +110,15 @@ for (const { operation, model, path, input } of CASES) {
     it('fails permanently on a succeeded task without its result URL', async () => {
       klingApi().get(`${path}/${TASK_ID}`).reply(200, envelope({ task_id: TASK_ID, task_status: 'succeed', task_result: {} }));
 
-      const error = await failure(harness().status(operation, { taskId: TASK_ID, state: {} }, model));
+      const error = await failure(harness().status(operation, { taskId: TASK_ID, state: taskState(path) }, model));
 
       expect(error.retryable).to.equal(false);
       expect(error.message).to.match(/^kling: malformed response: data\.task_result\.(images|videos\.0\.url) is missing/);
     });
   });
+}
+
+/** The state start leaves for the task: video.generate names the endpoint it created the task at. */
+function taskState(path: string): JsonObject {
+  return { path: path.slice(1) };
 }
