@@ -1,0 +1,91 @@
+/**
+ * What every Topaz Labs Video API call shares: the plugin's settings (`providers.topaz`, or
+ * `MEDIAGATE_PROVIDER_TOPAZ_<KEY>`), the base URL, the `X-API-Key` header, how an error body reads, and how
+ * Topaz credits become ours. Endpoint knowledge lives in one file per endpoint.
+ * Reference: https://developer.topazlabs.com/docs/getting-started-1 (authentication and the request flow).
+ */
+import type { JsonSchema } from '../../src/kernel/manifests/manifest-types.js';
+import { apiKeyVendor, pick, type ApiKeyVendorConfig, type OperationHandler, type PluginContext, type VendorHttp } from '../../src/kernel/plugin-sdk/index.js';
+
+export const PROVIDER_ID = 'topaz';
+
+/** Paths below are relative (`video/...`) so a base URL with a path prefix (a proxy) keeps it. */
+export const TOPAZ_BASE_URL = 'https://api.topazlabs.com';
+
+/**
+ * Defaults of the plugin's own settings.
+ * - `max_input_bytes`: 500 MB, Topaz's upload segment: a source up to it gets ONE signed upload URL (accept
+ *   request reference, https://developer.topazlabs.com/reference/video/accept-request/accept-and-upload-video-request),
+ *   and the whole source is held in memory while it is probed and uploaded.
+ * - `max_output_bytes`: 1 GB. The finished video is copied into our storage through memory (the SDK's rehost
+ *   stops at 100 MB, too little for a 4x upscale), so it is bounded too; Topaz reports `outputSize` first.
+ * - `credits_per_topaz_credit`: the gateway prices topaz-starlight at 8 credits per source second
+ *   (docs/pricing.md); Topaz bills Starlight Precise 2.5 at 26.04 frames per Topaz credit at 1080p
+ *   (https://developer.topazlabs.com/video-models/starlight/starlight-precise-2.5-deprecated), about 1.15 Topaz
+ *   credits per second at 30 fps, so one Topaz credit is worth about 7 of ours; 8 keeps a margin. Proteus costs
+ *   Topaz far less per second (https://developer.topazlabs.com/video-models/proteus/proteus), so its settled
+ *   price falls below the quote, which the kernel refunds.
+ * - `minimum_credits`: the video.upscale manifest's `min`, so a settled price never undercuts the quote's floor.
+ */
+export const TOPAZ_DEFAULTS = { max_input_bytes: 500_000_000, max_output_bytes: 1_000_000_000, credits_per_topaz_credit: 8, minimum_credits: 2 } as const;
+
+export interface TopazConfig extends ApiKeyVendorConfig {
+  /** Largest source video fetched, probed and uploaded (bytes). */
+  max_input_bytes?: number;
+  /** Largest finished video copied into our storage (bytes). */
+  max_output_bytes?: number;
+  /** Our credits per Topaz credit, for `exact_cost_credits`. */
+  credits_per_topaz_credit?: number;
+  /** Floor of `exact_cost_credits`. */
+  minimum_credits?: number;
+}
+
+export type TopazContext = PluginContext<TopazConfig>;
+export type TopazHandler = OperationHandler<TopazConfig>;
+
+const extraSettings: Record<string, JsonSchema> = {
+  max_input_bytes: { type: 'integer', minimum: 1, default: TOPAZ_DEFAULTS.max_input_bytes },
+  max_output_bytes: { type: 'integer', minimum: 1, default: TOPAZ_DEFAULTS.max_output_bytes },
+  credits_per_topaz_credit: { type: 'number', exclusiveMinimum: 0, default: TOPAZ_DEFAULTS.credits_per_topaz_credit },
+  minimum_credits: { type: 'integer', minimum: 0, default: TOPAZ_DEFAULTS.minimum_credits },
+};
+
+const vendor = apiKeyVendor<TopazConfig>({
+  provider: PROVIDER_ID,
+  baseUrl: TOPAZ_BASE_URL,
+  authHeaders: (key) => ({ 'x-api-key': key }),
+  describeError: (body) => describeTopazError(body),
+  extraSettings,
+});
+
+export const topazConfigSchema = vendor.configSchema;
+export const isTopazEnabled = vendor.isEnabled;
+export const topazHttp = (ctx: TopazContext): VendorHttp => vendor.http(ctx);
+
+/**
+ * Error bodies are `{message, errorCode, errors[]}`, `errorCode` one of INSUFFICIENT_CREDITS, INVALID_INPUT,
+ * FORBIDDEN, UNAUTHORIZED, SERVER_MAINTENANCE, SERVER_ERROR, UNKNOWN; `errors` lists schema problems, one per
+ * field (Video API OpenAPI, https://developer.topazlabs.com/reference/video/cancel-request/cancel-video-request).
+ * Maintenance passes, whatever status carries it.
+ */
+export function describeTopazError(body: unknown): { message?: string; code?: string; retryable?: boolean } {
+  const message = pick(body, 'message');
+  const code = pick(body, 'errorCode');
+  const problems = (Array.isArray(pick(body, 'errors')) ? (pick(body, 'errors') as unknown[]) : [])
+    .map((problem) => [pick(problem, 'path'), pick(problem, 'message')].filter((part) => typeof part === 'string' && part !== '').join(': '))
+    .filter((problem) => problem !== '');
+  const text = [typeof message === 'string' ? message.trim() : '', ...problems].filter((part) => part !== '').join('; ');
+  return {
+    message: text === '' ? undefined : text,
+    code: typeof code === 'string' ? code : undefined,
+    ...(code === 'SERVER_MAINTENANCE' ? { retryable: true } : {}),
+  };
+}
+
+/** Topaz credits (the lower bound of Topaz's estimate is what it bills) as our whole credits, rounded up. */
+export function gatewayCredits(topazCredits: number, config: TopazConfig): number {
+  const rate = config.credits_per_topaz_credit ?? TOPAZ_DEFAULTS.credits_per_topaz_credit;
+  const minimum = config.minimum_credits ?? TOPAZ_DEFAULTS.minimum_credits;
+  // Round away floating-point noise first, as the kernel's pricing does (0.1 × 30 is 3, not 4).
+  return Math.max(minimum, Math.ceil(Number((topazCredits * rate).toFixed(6))));
+}

@@ -1,0 +1,90 @@
+/**
+ * video.upscale on the Topaz Video API (models topaz-proteus and topaz-starlight).
+ *
+ * `start` does every step that cannot be left pending — fetch our `video_url`, probe it, create the request,
+ * accept it, upload the file, complete the upload — and returns the Topaz request id as the task; `status`
+ * polls it and hosts the result. Nothing between the steps needs remembering, so the task state holds only
+ * the create call's cost estimate (a fallback should the finished status lack one).
+ *
+ * A failure after the create call (accept refused, an upload part lost) cancels the Topaz request before the
+ * error goes up: accepting reserves credits, and the kernel's retry of `start` would otherwise leave a
+ * reservation behind for every attempt. Cancelling before processing refunds everything
+ * (https://developer.topazlabs.com/api-reference/video-api/cancel-request).
+ */
+import { ProviderError, requireField, type JsonObject, type ProviderTask, type RoutedModel, type StartResult, type StatusResult } from '../../src/kernel/plugin-sdk/index.js';
+import { CREATE_REQUEST_PATH, createRequestBody, topazModel } from './create-request.js';
+import { billedCredits, readTopazStatus, requestPath, statusPath } from './request-status.js';
+import { probeSource } from './source-probe.js';
+import { gatewayCredits, PROVIDER_ID, TOPAZ_DEFAULTS, topazHttp, type TopazContext, type TopazHandler } from './topaz-vendor.js';
+import { uploadSource } from './upload-source.js';
+
+export const videoUpscale: TopazHandler = {
+  async start(input: JsonObject, ctx: TopazContext, route: RoutedModel): Promise<StartResult> {
+    topazModel(route);
+    const videoUrl = input.video_url;
+    if (typeof videoUrl !== 'string' || !/^https?:\/\//.test(videoUrl)) {
+      throw new ProviderError('topaz: video_url must be an http(s) URL of the video to upscale', { provider: PROVIDER_ID, retryable: false, vendorCode: 'unsupported_input' });
+    }
+    const fetched = await ctx.blobs.fetchInput(videoUrl, { maxBytes: ctx.config.max_input_bytes ?? TOPAZ_DEFAULTS.max_input_bytes });
+    const source = await probeSource(ctx, fetched.bytes);
+
+    const api = topazHttp(ctx);
+    const created = await api.request({ method: 'POST', path: CREATE_REQUEST_PATH, json: createRequestBody(input, route, source) });
+    const requestId = requireField<string>(created.data, 'requestId', PROVIDER_ID);
+    try {
+      await uploadSource(ctx, api, requestId, { bytes: fetched.bytes, container: source.container });
+    } catch (error) {
+      await cancelQuietly(ctx, requestId);
+      throw error;
+    }
+    const estimate = billedCredits(created.data);
+    return { task: { taskId: requestId, state: estimate === undefined ? {} : { estimated_topaz_credits: estimate } } };
+  },
+
+  async status(task: ProviderTask, ctx: TopazContext, route: RoutedModel): Promise<StatusResult> {
+    const { data } = await topazHttp(ctx).request({ path: statusPath(task.taskId) });
+    const view = readTopazStatus(data);
+    if (view.state === 'pending') return { pending: { progress: view.progress } };
+    if (view.state === 'failed') return { failed: view.message };
+
+    // The status's estimate is the billed one; the create call's, kept with the task, stands in when it is absent.
+    const stored = task.state?.estimated_topaz_credits;
+    const topazCredits = view.topazCredits ?? (typeof stored === 'number' ? stored : requireField<number>(data, 'estimates.cost.0', PROVIDER_ID, 'number'));
+    // Topaz writes MP4 (the create call asks for it); naming it keeps the hosted type right whatever storage says.
+    const result = await ctx.blobs.fetchInput(view.downloadUrl, { maxBytes: ctx.config.max_output_bytes ?? TOPAZ_DEFAULTS.max_output_bytes });
+    const hosted = await ctx.blobs.put(result.bytes, 'video/mp4', 'mp4');
+    return {
+      done: {
+        task_id: task.taskId,
+        asset_type: 'video',
+        status: 'succeeded',
+        video_url: hosted.url,
+        provider: PROVIDER_ID,
+        model: route.publicName,
+        requested_model: route.model,
+        exact_cost_credits: gatewayCredits(topazCredits, ctx.config),
+      },
+    };
+  },
+
+  /**
+   * DELETE video/{id}: a full refund before processing starts, a partial one (by progress) during it; 204 when
+   * already canceled. A request Topaz no longer knows (404) is as cancelled as it gets.
+   */
+  async cancel(task: ProviderTask, ctx: TopazContext): Promise<void> {
+    try {
+      await topazHttp(ctx).request({ method: 'DELETE', path: requestPath(task.taskId) });
+    } catch (error) {
+      if (!(ProviderError.is(error) && error.details.vendorStatus === 404)) throw error;
+    }
+  },
+};
+
+async function cancelQuietly(ctx: TopazContext, requestId: string): Promise<void> {
+  try {
+    await topazHttp(ctx).request({ method: 'DELETE', path: requestPath(requestId) });
+  } catch (error) {
+    // The original failure is what the request reports; a cancel that also failed is only worth a log line.
+    ctx.log.warn({ err: error, topazRequestId: requestId }, 'could not cancel the Topaz request after a failed upload');
+  }
+}
