@@ -3,7 +3,7 @@
  * kind of run (wan-runs.ts) and submits it asynchronously; `status` polls the task and hosts the clip, whose
  * vendor URL expires after 24 hours; `cancel` cancels a task that is still queued.
  */
-import { requireField, type JsonObject, type OperationHandler } from '../../src/kernel/plugin-sdk/index.js';
+import { finishedAsset, requireField, type JsonObject, type OperationHandler } from '../../src/kernel/plugin-sdk/index.js';
 import { readDashScopeTask, taskPath } from './dashscope-task.js';
 import { ASYNC_SUBMIT_HEADERS, dashScopeHttp, PROVIDER_ID, type DashScopeConfig } from './dashscope-vendor.js';
 import { wanRequestBody } from './wan-request.js';
@@ -41,16 +41,11 @@ export const videoGenerate: OperationHandler<DashScopeConfig> = {
     const hosted = await ctx.blobs.rehost(view.videoUrl, { contentType: 'video/mp4', extension: 'mp4' });
     const state: JsonObject = task.state ?? {};
     return {
-      done: {
-        task_id: task.taskId,
-        asset_type: 'video',
-        status: 'succeeded',
+      done: finishedAsset('video', { taskId: task.taskId, provider: PROVIDER_ID, model: route.publicName }, {
         video_url: hosted.url,
-        provider: PROVIDER_ID,
-        model: route.publicName,
         duration: view.durationSeconds ?? (typeof state.duration === 'number' ? state.duration : DEFAULT_DURATION_SECONDS),
         aspect_ratio: typeof state.aspect_ratio === 'string' ? state.aspect_ratio : DEFAULT_ASPECT_RATIO,
-      },
+      }),
     };
   },
 

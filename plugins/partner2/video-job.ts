@@ -9,7 +9,7 @@
  * assets" (https://developers.openai.com/api/reference/cli/resources/videos/methods/delete); nothing documents
  * that it stops a queued or running render, or refunds it.
  */
-import { MalformedVendorResponse, requireField, type JsonObject, type ProviderTask, type RoutedModel } from '../../src/kernel/plugin-sdk/index.js';
+import { finishedAsset, MalformedVendorResponse, requireField, type JsonObject, type ProviderTask, type RoutedModel } from '../../src/kernel/plugin-sdk/index.js';
 import { partner2Http, PROVIDER_ID, type Partner2Context, type Partner2Handler } from './partner2-vendor.js';
 import { readVideoJob } from './video-object.js';
 
@@ -61,7 +61,7 @@ async function hostVideo(ctx: Partner2Context, videoId: string): Promise<string>
 }
 
 function finishedVideo(task: ProviderTask, route: RoutedModel): JsonObject {
-  return { task_id: task.taskId, asset_type: 'video', status: 'succeeded', provider: PROVIDER_ID, model: route.publicName };
+  return finishedAsset('video', { taskId: task.taskId, provider: PROVIDER_ID, model: route.publicName });
 }
 
 function storedOutput(task: ProviderTask): JsonObject {

@@ -8,7 +8,7 @@
  * client's link staying up, and the copy sits with the request's other files (so retention removes them
  * together). An audio already in our storage is copied from the store, not over HTTP.
  */
-import { ProviderError, requireField, type JsonObject, type ProviderTask, type RoutedModel, type StartResult, type StatusResult } from '../../src/kernel/plugin-sdk/index.js';
+import { finishedAsset, ProviderError, requireField, type JsonObject, type ProviderTask, type RoutedModel, type StartResult, type StatusResult } from '../../src/kernel/plugin-sdk/index.js';
 import { CREATE_GENERATION_PATH, createGenerationBody, hostedUrl, idempotencyHeaders } from './create-generation.js';
 import { generationPath, readGeneration } from './get-generation.js';
 import { gatewayCredits, PROVIDER_ID, syncsoHttp, type SyncsoContext, type SyncsoHandler } from './syncso-vendor.js';
@@ -30,17 +30,12 @@ export const lipsyncGenerate: SyncsoHandler = {
     // sync. renders MP4; naming it keeps the hosted type right whatever its storage declares.
     const video = await ctx.blobs.rehost(view.outputUrl, { contentType: 'video/mp4', extension: 'mp4' });
     return {
-      done: {
-        task_id: task.taskId,
-        asset_type: 'video',
-        status: 'succeeded',
+      done: finishedAsset('video', { taskId: task.taskId, provider: PROVIDER_ID, model: route.publicName }, {
         video_url: video.url,
         audio_url: keptAudio(task),
-        provider: PROVIDER_ID,
-        model: route.publicName,
         // sync. bills by the output's length (`outputDuration`); the price was quoted from the inputs' lengths.
         exact_cost_credits: gatewayCredits(view.outputSeconds, ctx.config),
-      },
+      }),
     };
   },
 };

@@ -5,7 +5,7 @@
  * Reference: https://sync.so/docs/api-reference (API overview), https://sync.so/docs/developer-guides/error-handling.
  */
 import type { JsonSchema } from '../../src/kernel/manifests/manifest-types.js';
-import { apiKeyVendor, pick, type ApiKeyVendorConfig, type OperationHandler, type PluginContext, type VendorHttp } from '../../src/kernel/plugin-sdk/index.js';
+import { creditsFor, apiKeyVendor, pick, type ApiKeyVendorConfig, type OperationHandler, type PluginContext, type VendorHttp } from '../../src/kernel/plugin-sdk/index.js';
 
 export const PROVIDER_ID = 'syncso';
 
@@ -62,6 +62,5 @@ export function describeSyncsoError(body: unknown): { message?: string; code?: s
 export function gatewayCredits(outputSeconds: number, config: SyncsoConfig): number {
   const rate = config.credits_per_second ?? SYNCSO_DEFAULTS.credits_per_second;
   const minimum = config.minimum_credits ?? SYNCSO_DEFAULTS.minimum_credits;
-  // Round away floating-point noise first, as the kernel's pricing does (0.1 × 30 is 3, not 4).
-  return Math.max(minimum, Math.ceil(Number((outputSeconds * rate).toFixed(6))));
+  return creditsFor(outputSeconds, rate, minimum);
 }

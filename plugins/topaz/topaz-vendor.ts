@@ -5,7 +5,7 @@
  * Reference: https://developer.topazlabs.com/docs/getting-started-1 (authentication and the request flow).
  */
 import type { JsonSchema } from '../../src/kernel/manifests/manifest-types.js';
-import { apiKeyVendor, pick, type ApiKeyVendorConfig, type OperationHandler, type PluginContext, type VendorHttp } from '../../src/kernel/plugin-sdk/index.js';
+import { creditsFor, apiKeyVendor, pick, type ApiKeyVendorConfig, type OperationHandler, type PluginContext, type VendorHttp } from '../../src/kernel/plugin-sdk/index.js';
 
 export const PROVIDER_ID = 'topaz';
 
@@ -86,6 +86,5 @@ export function describeTopazError(body: unknown): { message?: string; code?: st
 export function gatewayCredits(topazCredits: number, config: TopazConfig): number {
   const rate = config.credits_per_topaz_credit ?? TOPAZ_DEFAULTS.credits_per_topaz_credit;
   const minimum = config.minimum_credits ?? TOPAZ_DEFAULTS.minimum_credits;
-  // Round away floating-point noise first, as the kernel's pricing does (0.1 × 30 is 3, not 4).
-  return Math.max(minimum, Math.ceil(Number((topazCredits * rate).toFixed(6))));
+  return creditsFor(topazCredits, rate, minimum);
 }

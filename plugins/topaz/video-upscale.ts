@@ -11,7 +11,7 @@
  * reservation behind for every attempt. Cancelling before processing refunds everything
  * (https://developer.topazlabs.com/api-reference/video-api/cancel-request).
  */
-import { ProviderError, requireField, type JsonObject, type ProviderTask, type RoutedModel, type StartResult, type StatusResult } from '../../src/kernel/plugin-sdk/index.js';
+import { finishedAsset, ProviderError, requireField, type JsonObject, type ProviderTask, type RoutedModel, type StartResult, type StatusResult } from '../../src/kernel/plugin-sdk/index.js';
 import { CREATE_REQUEST_PATH, createRequestBody, topazModel } from './create-request.js';
 import { billedCredits, readTopazStatus, requestPath, statusPath } from './request-status.js';
 import { probeSource } from './source-probe.js';
@@ -54,16 +54,11 @@ export const videoUpscale: TopazHandler = {
     const result = await ctx.blobs.fetchInput(view.downloadUrl, { maxBytes: ctx.config.max_output_bytes ?? TOPAZ_DEFAULTS.max_output_bytes });
     const hosted = await ctx.blobs.put(result.bytes, 'video/mp4', 'mp4');
     return {
-      done: {
-        task_id: task.taskId,
-        asset_type: 'video',
-        status: 'succeeded',
+      done: finishedAsset('video', { taskId: task.taskId, provider: PROVIDER_ID, model: route.publicName }, {
         video_url: hosted.url,
-        provider: PROVIDER_ID,
-        model: route.publicName,
         requested_model: route.model,
         exact_cost_credits: gatewayCredits(topazCredits, ctx.config),
-      },
+      }),
     };
   },
 

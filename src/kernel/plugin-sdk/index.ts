@@ -4,5 +4,5 @@ export { createVendorHttp, parseRetryAfter, type VendorHttp, type VendorHttpOpti
 export { mapFields, pick, requireField, MalformedVendorResponse, type FieldMap, type FieldRule } from './field-map.js';
 export { extensionForContentType, contentTypeForKey } from '../blobs/content-types.js';
 export { apiKeyVendor, type ApiKeyVendor, type ApiKeyVendorConfig } from './api-key-vendor.js';
-export { imageGenerationOutput } from './image-output.js';
+export { creditsFor, finishedAsset, imageGenerationOutput } from './finished-output.js';
 export { describeOpenAIStyleError } from './error-bodies.js';
