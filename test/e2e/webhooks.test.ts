@@ -113,6 +113,20 @@ describe('signed webhooks (Standard Webhooks)', function () {
     }
   });
 
+  it('counts a redirect as a failed attempt (never followed) and retries', async () => {
+    const receiver = await startReceiver([302, 204]);
+    try {
+      const { key } = await service.createKey({ credits: 100 });
+      const created = await service.api('POST', '/api/v1/requests', { key, body: { operation: 'test.echo', input: { message: 'moved' }, webhook_url: receiver.url } });
+      await until(async () => (await service.api('GET', `/api/v1/requests/${created.body.id}/deliveries`, { key })).body.data[0]?.state === 'delivered');
+      const [delivery] = (await service.api('GET', `/api/v1/requests/${created.body.id}/deliveries`, { key })).body.data;
+      expect(delivery.attempts.map((attempt: { statusCode: number }) => attempt.statusCode)).to.deep.equal([302, 204]);
+      expect(receiver.received).to.have.length(2);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('disables a delivery on 410 Gone without retrying', async () => {
     const receiver = await startReceiver([410]);
     try {

@@ -81,6 +81,18 @@ describe('client lifecycle on the production topology', function () {
     expect((await api(apis[0].url, key, 'GET', '/api/v1/status')).body.creditsRemaining).to.equal(998);
   });
 
+  it('purges data past retention on the shared store: both API processes then show the marker', async () => {
+    const key = await topology.createKey(1000);
+    const created = await api(apis[0].url, key, 'POST', '/api/v1/requests', { operation: 'test.echo', input: { message: 'old news' } });
+    await waitForTerminal(apis[0].url, key, [created.body.id], 30_000);
+    // What a worker's hourly purge does, run here against the same MariaDB and blob folder, 8 days later.
+    const purged = await topology.runRetentionPurge(Date.now() + 8 * 24 * 60 * 60 * 1000);
+    expect(purged).to.be.at.least(1);
+    const after = await api(apis[1].url, key, 'GET', `/api/v1/requests/${created.body.id}`);
+    expect(after.body).to.include({ status: 'succeeded', input: null });
+    expect(after.body.dataRemovedAtMs).to.be.a('number');
+  });
+
   it('shares one key\'s create limit between both API processes', async () => {
     const key = await topology.createKey(1000);
     const statuses: number[] = [];

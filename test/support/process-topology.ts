@@ -9,7 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import knexFactory from 'knex';
+import { pino } from 'pino';
+import { LocalFolderBlobs } from '../../src/kernel/blobs/index.js';
+import { RetentionPurge } from '../../src/kernel/lifecycle/index.js';
 import { RabbitMqQueue } from '../../src/kernel/queue/index.js';
+import { IdempotencyStore, RequestStore, openDatabase } from '../../src/kernel/store/index.js';
 import { fixtureManifestDir, fixturePluginDir } from './fixtures.js';
 import { freePort } from './free-port.js';
 import { createTestDatabase } from './mariadb.js';
@@ -108,6 +112,24 @@ export class ProcessTopology {
       return { charged: -Number(charged.total ?? 0), billableOfNonFailed: Number(billable.total ?? 0), doubleEntries: doubles.length, nonTerminal: Number(open.n) };
     } finally {
       await knex.destroy();
+    }
+  }
+
+  /** Runs the retention purge against this topology's database and blob folder, as a worker would. */
+  async runRetentionPurge(nowMs: number): Promise<number> {
+    const database = openDatabase(this.databaseUrl);
+    try {
+      const purge = new RetentionPurge({
+        requests: new RequestStore(database.sql),
+        idempotency: new IdempotencyStore(database.sql),
+        blobs: new LocalFolderBlobs(String(this.env.MEDIAGATE_BLOB_URL)),
+        clock: { now: () => nowMs },
+        settings: { days: 7, interval_ms: 3_600_000, batch_size: 200 },
+        log: pino({ level: 'silent' }),
+      });
+      return await purge.purge(nowMs);
+    } finally {
+      await database.close();
     }
   }
 
