@@ -14,7 +14,7 @@ import { loadManifests, OperationRegistry } from './manifests/index.js';
 import { PluginRegistry } from './plugins/index.js';
 import { GatewayMetrics } from './observability/metrics.js';
 import { MemoryQueue, RabbitMqQueue, type JobQueue } from './queue/index.js';
-import { AccountStore, IdempotencyStore, RequestStore, migrateToLatest, newId, openDatabase, type Database, type Executor } from './store/index.js';
+import { AccountStore, IdempotencyStore, RequestStore, migrateToLatest, newId, openDatabase, type Database, type Executor, type RequestRecord } from './store/index.js';
 import { WebhookDeliverer, WebhookSecrets, WebhookStore } from './webhooks/index.js';
 import { MemoryRateLimiter, SqlRateLimiter, type RateLimiter } from './rate-limits/rate-limiter.js';
 
@@ -99,9 +99,11 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
   const webhookSecrets = new WebhookSecrets(webhookStore, clock, settings.webhooks.rotation_grace_ms);
   const webhooks = new WebhookDeliverer({ store: webhookStore, secrets: webhookSecrets, clock, settings: settings.webhooks, log });
   // The outbox row is written in the finishing transaction: a request never finishes without its delivery, or twice.
-  const outbox = async (tx: Executor, requestId: string, eventType: 'request.succeeded' | 'request.failed', atMs: number) => {
-    const record = await requests.get(requestId, tx);
+  const outbox = async (tx: Executor, finished: RequestRecord, eventType: 'request.succeeded' | 'request.failed', atMs: number) => {
+    // Re-read inside the transaction: the payload is the request object as it is being committed.
+    const record = await requests.get(finished.id, tx);
     if (!record?.webhookUrl) return;
+    const requestId = record.id;
     const payload = JSON.stringify({ type: eventType, timestamp: new Date(atMs).toISOString(), data: toRequestObject(record, publicUrl) });
     await webhookStore.enqueue(tx, { id: newId('msg', atMs), requestId, accountId: record.accountId, url: record.webhookUrl, eventType, payload, nowMs: atMs });
   };

@@ -18,7 +18,7 @@ export interface FinishDeps {
   log: Logger;
   metrics?: GatewayMetrics;
   /** Writes the webhook outbox row of a finished request, inside the finishing transaction. */
-  outbox?: (tx: Executor, requestId: string, eventType: 'request.succeeded' | 'request.failed', atMs: number) => Promise<void>;
+  outbox?: (tx: Executor, request: RequestRecord, eventType: 'request.succeeded' | 'request.failed', atMs: number) => Promise<void>;
 }
 
 export class RequestFinisher {
@@ -49,7 +49,7 @@ export class RequestFinisher {
       }
       const finished = await requests.finish(trx, request.id, worker, { status: 'succeeded', output, errorMessage: null, completedAtMs: now, billableCredits: billable });
       if (!finished) throw new LostLease();
-      await this.deps.outbox?.(trx, request.id, 'request.succeeded', now);
+      if (request.webhookUrl) await this.deps.outbox?.(trx, request, 'request.succeeded', now);
       return true;
     }))
       .then((finished) => this.record(request, 'succeeded', finished, now))
@@ -71,7 +71,7 @@ export class RequestFinisher {
           await accounts.credit(trx, request.accountId, request.billableCredits);
           await accounts.appendLedger(trx, { accountId: request.accountId, requestId: request.id, kind: 'refund', amount: request.billableCredits, atMs: now });
         }
-        await this.deps.outbox?.(trx, request.id, 'request.failed', now);
+        if (request.webhookUrl) await this.deps.outbox?.(trx, request, 'request.failed', now);
         return true;
       }),
     ).catch((error) => {
