@@ -9,6 +9,7 @@ import nock from 'nock';
 import sharp from 'sharp';
 import type { JsonObject, ProviderPlugin } from '../../src/kernel/plugin-sdk/index.js';
 import { ProviderError } from '../../src/kernel/plugin-sdk/index.js';
+import type { BreakerSettings } from '../../src/kernel/plugins/index.js';
 import { createPluginHarness, type PluginHarness } from './plugin-harness.js';
 
 /** Hosted files as the harness serves them: `http://gateway.test/files/<request>/<key>.<ext>`. */
@@ -19,6 +20,32 @@ export function useNock(): void {
   before(() => nock.disableNetConnect());
   afterEach(() => nock.cleanAll());
   after(() => nock.enableNetConnect());
+}
+
+/**
+ * A fresh plugin harness for every test of the enclosing `describe`, with the network closed to anything nock
+ * does not answer; `onHarness` receives each new harness.
+ */
+export function usePluginHarness(
+  plugin: ProviderPlugin<any>,
+  config: Record<string, unknown>,
+  onHarness: (harness: PluginHarness) => void,
+  breaker: Partial<BreakerSettings> = {},
+): { replace(config: Record<string, unknown>, breaker?: Partial<BreakerSettings>): Promise<void> } {
+  let harness: PluginHarness | undefined;
+  const open = async (withConfig: Record<string, unknown>, withBreaker: Partial<BreakerSettings>) => {
+    await harness?.close();
+    harness = await createPluginHarness(plugin, withConfig, withBreaker);
+    onHarness(harness);
+  };
+  useNock();
+  beforeEach(() => open(config, breaker));
+  afterEach(async () => {
+    await harness?.close();
+    harness = undefined;
+  });
+  /** For a test that needs other settings or breaker thresholds: closes this test's harness and opens another. */
+  return { replace: (withConfig, withBreaker = {}) => open(withConfig, withBreaker) };
 }
 
 export async function failure(promise: Promise<unknown>): Promise<ProviderError> {

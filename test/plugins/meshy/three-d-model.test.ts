@@ -3,8 +3,8 @@ import nock from 'nock';
 import meshyPlugin from '../../../plugins/meshy/index.js';
 import type { MeshyConfig } from '../../../plugins/meshy/index.js';
 import { createVendorHttp, ProviderError, type PluginContext, type ProviderTask } from '../../../src/kernel/plugin-sdk/index.js';
-import { createPluginHarness, type PluginHarness } from '../../support/plugin-harness.js';
-import { failure } from '../../support/vendor-conformance.js';
+import type { PluginHarness } from '../../support/plugin-harness.js';
+import { failure, usePluginHarness } from '../../support/vendor-conformance.js';
 
 const OPERATION = 'three_d.model.generate';
 const API = 'https://api.meshy.ai';
@@ -63,18 +63,7 @@ function meshyApi(): nock.Scope {
 describe('meshy plugin: three_d.model.generate', () => {
   let harness: PluginHarness;
 
-  before(() => nock.disableNetConnect());
-  after(() => {
-    nock.cleanAll();
-    nock.enableNetConnect();
-  });
-  beforeEach(async () => {
-    harness = await createPluginHarness(meshyPlugin, CONFIG);
-  });
-  afterEach(async () => {
-    nock.cleanAll();
-    await harness.close();
-  });
+  const harnesses = usePluginHarness(meshyPlugin, CONFIG, (created) => (harness = created));
 
   describe('definition', () => {
     it('is enabled only with an API key, and defaults the base URL to Meshy', () => {
@@ -275,8 +264,7 @@ describe('meshy plugin: three_d.model.generate', () => {
 
   describe('circuit breaker', () => {
     it('opens after a burst of 503s, then fails fast (retryable) without calling Meshy', async () => {
-      await harness.close();
-      harness = await createPluginHarness(meshyPlugin, CONFIG, { volume_threshold: 2 });
+      await harnesses.replace(CONFIG, { volume_threshold: 2 });
       // Three attempts per call (the SDK's retries), two calls.
       const outage = meshyApi().post('/openapi/v1/image-to-3d').times(6).reply(503, { message: 'Service Unavailable' });
       const input = { source_image_urls: ['https://example.com/a.png'] };

@@ -3,8 +3,8 @@ import nock from 'nock';
 import sunoPlugin from '../../../plugins/suno/index.js';
 import { sunoVocalGender } from '../../../plugins/suno/generate-music.js';
 import { ProviderError, type JsonObject } from '../../../src/kernel/plugin-sdk/index.js';
-import { createPluginHarness, type PluginHarness } from '../../support/plugin-harness.js';
-import { failure } from '../../support/vendor-conformance.js';
+import type { PluginHarness } from '../../support/plugin-harness.js';
+import { failure, usePluginHarness } from '../../support/vendor-conformance.js';
 
 const OPERATION = 'music.generate';
 const API = 'https://api.sunoapi.org';
@@ -58,18 +58,7 @@ function track(id: string, title: string): JsonObject {
 describe('suno plugin: music.generate', () => {
   let harness: PluginHarness;
 
-  before(() => nock.disableNetConnect());
-  after(() => {
-    nock.cleanAll();
-    nock.enableNetConnect();
-  });
-  beforeEach(async () => {
-    harness = await createPluginHarness(sunoPlugin, CONFIG, { volume_threshold: 2 });
-  });
-  afterEach(async () => {
-    nock.cleanAll();
-    await harness.close();
-  });
+  const harnesses = usePluginHarness(sunoPlugin, CONFIG, (created) => (harness = created), { volume_threshold: 2 });
 
   describe('definition', () => {
     it('is enabled only with an API key, and defaults the base URL and the (unused) callback URL', () => {
@@ -132,8 +121,7 @@ describe('suno plugin: music.generate', () => {
     });
 
     it('sends a description in non-custom mode: description_prompt as the prompt, custom-only fields left out, callback_url from config', async () => {
-      await harness.close();
-      harness = await createPluginHarness(sunoPlugin, { ...CONFIG, callback_url: 'https://hooks.example.org/suno' });
+      await harnesses.replace({ ...CONFIG, callback_url: 'https://hooks.example.org/suno' });
       const api = sunoApi()
         .post('/api/v1/generate', {
           customMode: false,

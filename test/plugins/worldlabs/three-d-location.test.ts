@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import nock from 'nock';
 import worldLabsPlugin from '../../../plugins/worldlabs/index.js';
 import { ProviderError, type JsonObject } from '../../../src/kernel/plugin-sdk/index.js';
-import { createPluginHarness, type PluginHarness } from '../../support/plugin-harness.js';
-import { failure } from '../../support/vendor-conformance.js';
+import type { PluginHarness } from '../../support/plugin-harness.js';
+import { failure, usePluginHarness } from '../../support/vendor-conformance.js';
 
 const OPERATION = 'three_d.location.generate';
 const API = 'https://api.worldlabs.ai';
@@ -73,18 +73,7 @@ function worldApi(): nock.Scope {
 describe('worldlabs plugin: three_d.location.generate', () => {
   let harness: PluginHarness;
 
-  before(() => nock.disableNetConnect());
-  after(() => {
-    nock.cleanAll();
-    nock.enableNetConnect();
-  });
-  beforeEach(async () => {
-    harness = await createPluginHarness(worldLabsPlugin, CONFIG);
-  });
-  afterEach(async () => {
-    nock.cleanAll();
-    await harness.close();
-  });
+  const harnesses = usePluginHarness(worldLabsPlugin, CONFIG, (created) => (harness = created));
 
   describe('definition', () => {
     it('is enabled only with an API key, and defaults the base URL to the World API', () => {
@@ -319,8 +308,7 @@ describe('worldlabs plugin: three_d.location.generate', () => {
 
   describe('circuit breaker', () => {
     it('opens after a burst of 503s, then fails fast (retryable) without calling World Labs', async () => {
-      await harness.close();
-      harness = await createPluginHarness(worldLabsPlugin, CONFIG, { volume_threshold: 2 });
+      await harnesses.replace(CONFIG, { volume_threshold: 2 });
       // Three attempts per call (the SDK's retries), two calls.
       const outage = worldApi().get(`/marble/v1/operations/${OPERATION_ID}`).times(6).reply(503, { detail: 'Service Unavailable' });
 
