@@ -3,7 +3,6 @@
  * The key is printed once and written to `<data_dir>/dev-api-key` (mode 0600). Never with a production
  * database: there accounts are created by an operator (`mediagate keys create`).
  */
-import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { newId, type AccountStore } from '../store/index.js';
@@ -23,7 +22,7 @@ export async function ensureDevAccount(options: {
   clock: { now(): number };
 }): Promise<DevAccountResult> {
   const keyFile = join(options.dataDir, 'dev-api-key');
-  if ((await options.accounts.countAccounts()) > 0 && existsSync(keyFile)) return { created: false, keyFile };
+  // Any account means this is not a first start (or an operator set accounts up): create nothing.
   if ((await options.accounts.countAccounts()) > 0) return { created: false, keyFile };
   const accountId = newId('acct', options.clock.now());
   await options.accounts.createAccount({

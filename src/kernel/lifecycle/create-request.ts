@@ -100,9 +100,10 @@ export class RequestCreator {
           errors: [{ path: 'header:x-idempotency-key', message: 'must be 1-255 characters' }],
         });
       }
-      const held = await idempotency.acquire(caller.apiKeyId, idempotencyKey, hashBody(body), clock.now(), this.deps.idempotencyLockMs ?? 60_000);
+      const requestHash = hashBody(body);
+      const held = await idempotency.acquire(caller.apiKeyId, idempotencyKey, requestHash, clock.now(), this.deps.idempotencyLockMs ?? 60_000);
       if (held !== 'acquired') {
-        if (held.requestHash !== hashBody(body)) {
+        if (held.requestHash !== requestHash) {
           throw new ApiError('MG_IDEMPOTENCY_KEY_REUSED', 'this x-idempotency-key was used with a different request body; use a new key for a new request');
         }
         if (held.state === 'in_flight') {

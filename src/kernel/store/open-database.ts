@@ -29,12 +29,12 @@ export function openDatabase(url: string, options: { poolMax?: number } = {}): D
       client: 'better-sqlite3',
       connection: { filename },
       useNullAsDefault: true,
-      // better-sqlite3 is synchronous: one connection serialises writes, which SQLite does anyway.
+      // This knex connection runs migrations and administrative queries; the stores' hot path uses
+      // SqliteExecutor's own connection (see sqlite-executor.ts). One connection serialises writes anyway.
       pool: {
         min: 1,
         max: 1,
         afterCreate(connection: SqliteConnection, done: (error: Error | null, connection: unknown) => void) {
-          cachePreparedStatements(connection);
           // WAL lets readers proceed during a write; NORMAL sync is durable across process crashes (not power loss).
           connection.pragma('journal_mode = WAL');
           connection.pragma('synchronous = NORMAL');
@@ -61,26 +61,6 @@ export function openDatabase(url: string, options: { poolMax?: number } = {}): D
 
 interface SqliteConnection {
   pragma(sql: string): unknown;
-  prepare(sql: string): unknown;
-}
-
-/**
- * knex's better-sqlite3 dialect prepares every statement anew; the gateway runs the same few dozen
- * statements all the time, so keep them prepared (bounded, in case of ad-hoc SQL). Statements are
- * stateless between runs as knex uses them (no safeIntegers/raw toggles), so reuse is safe.
- */
-function cachePreparedStatements(connection: SqliteConnection, limit = 500): void {
-  const prepare = connection.prepare.bind(connection);
-  const cache = new Map<string, unknown>();
-  connection.prepare = (sql: string) => {
-    let statement = cache.get(sql);
-    if (!statement) {
-      statement = prepare(sql);
-      if (cache.size >= limit) cache.delete(cache.keys().next().value as string);
-      cache.set(sql, statement);
-    }
-    return statement;
-  };
 }
 
 export async function migrateToLatest(database: Database): Promise<string[]> {

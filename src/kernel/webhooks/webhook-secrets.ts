@@ -10,12 +10,7 @@ export class WebhookSecrets {
   ) {}
 
   async current(accountId: string): Promise<string> {
-    let row = await this.store.secretRow(accountId);
-    if (!row) {
-      await this.store.ensureSecret(accountId, newWebhookSecret(), this.clock.now());
-      row = await this.store.secretRow(accountId);
-    }
-    return row!.secret;
+    return (await this.row(accountId)).secret;
   }
 
   async rotate(accountId: string): Promise<string> {
@@ -27,9 +22,16 @@ export class WebhookSecrets {
 
   /** Every secret that signs right now: the current one, plus the previous one during its grace window. */
   async signing(accountId: string): Promise<string[]> {
-    const secret = await this.current(accountId);
-    const row = await this.store.secretRow(accountId);
-    const previous = row?.previousSecret && (row.previousExpiresAtMs ?? 0) > this.clock.now() ? [row.previousSecret] : [];
-    return [secret, ...previous];
+    const row = await this.row(accountId);
+    const previous = row.previousSecret && (row.previousExpiresAtMs ?? 0) > this.clock.now() ? [row.previousSecret] : [];
+    return [row.secret, ...previous];
+  }
+
+  /** The account's secrets row, created on first use. */
+  private async row(accountId: string) {
+    const existing = await this.store.secretRow(accountId);
+    if (existing) return existing;
+    await this.store.ensureSecret(accountId, newWebhookSecret(), this.clock.now());
+    return (await this.store.secretRow(accountId))!;
   }
 }
