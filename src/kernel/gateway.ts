@@ -14,7 +14,7 @@ import { loadManifests, OperationRegistry } from './manifests/index.js';
 import { PluginRegistry } from './plugins/index.js';
 import { GatewayMetrics } from './observability/metrics.js';
 import { MemoryQueue, RabbitMqQueue, type JobQueue } from './queue/index.js';
-import { AccountStore, IdempotencyStore, RequestStore, migrateToLatest, newId, openDatabase, type Database, type Executor, type RequestRecord } from './store/index.js';
+import { AccountStore, IdempotencyStore, RequestAdmissions, RequestStore, migrateToLatest, newId, openDatabase, type Database, type Executor, type RequestRecord } from './store/index.js';
 import { WebhookDeliverer, WebhookSecrets, WebhookStore } from './webhooks/index.js';
 import { MemoryRateLimiter, SqlRateLimiter, type RateLimiter } from './rate-limits/rate-limiter.js';
 
@@ -94,7 +94,8 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
   if (queue instanceof RabbitMqQueue) await queue.connect();
   const publicUrl = settings.server.public_url;
 
-  const creator = new RequestCreator({ registry, plugins, requests, accounts, idempotency, queue, clock, publicUrl, log, metrics, webhookGuard: settings.webhooks });
+  const admissions = new RequestAdmissions({ db: database.sql, requests, accounts, idempotency });
+  const creator = new RequestCreator({ registry, plugins, requests, admissions, idempotency, queue, clock, publicUrl, log, metrics, webhookGuard: settings.webhooks });
   const webhookStore = new WebhookStore(database.sql);
   const webhookSecrets = new WebhookSecrets(webhookStore, clock, settings.webhooks.rotation_grace_ms);
   const webhooks = new WebhookDeliverer({ store: webhookStore, secrets: webhookSecrets, clock, settings: settings.webhooks, log });
@@ -169,6 +170,7 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
       await webhooks.stop();
       await queue.close();
       plugins.shutdown();
+      await admissions.idle();
       await database.close();
       (blobs as { destroy?: () => void }).destroy?.();
     },

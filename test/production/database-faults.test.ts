@@ -10,7 +10,7 @@ import { RequestCreator } from '../../src/kernel/lifecycle/index.js';
 import { loadManifests, OperationRegistry } from '../../src/kernel/manifests/index.js';
 import { PluginRegistry } from '../../src/kernel/plugins/index.js';
 import { MemoryQueue } from '../../src/kernel/queue/index.js';
-import { AccountStore, IdempotencyStore, RequestStore, migrateToLatest, newId, openDatabase, type Database, type SqlDatabase, type SqlExecutor } from '../../src/kernel/store/index.js';
+import { AccountStore, IdempotencyStore, RequestAdmissions, RequestStore, migrateToLatest, newId, openDatabase, type Database, type SqlDatabase, type SqlExecutor } from '../../src/kernel/store/index.js';
 import { createTestDatabase } from '../support/mariadb.js';
 import { fixtureManifestDir, fixturePluginDir } from '../support/fixtures.js';
 
@@ -87,12 +87,13 @@ describe('database connection dropped mid-transaction (MariaDB)', function () {
     await plugins.loadFolders([fixturePluginDir], {});
     const accounts = new AccountStore(sabotaging);
     const requests = new RequestStore(sabotaging);
+    const idempotency = new IdempotencyStore(sabotaging);
     const creator = new RequestCreator({
       registry: new OperationRegistry(await loadManifests([fixtureManifestDir])),
       plugins,
       requests,
-      accounts,
-      idempotency: new IdempotencyStore(sabotaging),
+      idempotency,
+      admissions: new RequestAdmissions({ db: sabotaging, requests, accounts, idempotency }),
       queue: new MemoryQueue(),
       clock: { now: () => Date.now() },
       publicUrl: 'http://gateway.test',

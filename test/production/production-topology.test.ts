@@ -6,6 +6,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
+import mysql, { type RowDataPacket } from 'mysql2/promise';
 import { api, ProcessTopology, waitForTerminal, type ManagedProcess } from '../support/process-topology.js';
 
 describe('production topology: 2 api + 2 workers on MariaDB + RabbitMQ', function () {
@@ -28,6 +29,15 @@ describe('production topology: 2 api + 2 workers on MariaDB + RabbitMQ', functio
     expect(ledger.doubleEntries, 'no request debited or refunded twice').to.equal(0);
     expect(ledger.nonTerminal, 'nothing left queued or processing').to.equal(0);
     expect(ledger.charged, 'debits minus refunds equal the billable credits of non-failed requests').to.equal(ledger.billableOfNonFailed);
+  }
+
+  /** Polls `check` every `everyMs` until it holds; fails naming `what` after `deadlineMs`. */
+  async function pollUntil(deadlineMs: number, what: string, check: () => Promise<boolean>, everyMs = 20): Promise<void> {
+    const until = Date.now() + deadlineMs;
+    while (!(await check())) {
+      if (Date.now() > until) throw new Error(`timed out after ${deadlineMs} ms waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+    }
   }
 
   async function create(base: string, input: Record<string, unknown>): Promise<string> {
@@ -73,6 +83,90 @@ describe('production topology: 2 api + 2 workers on MariaDB + RabbitMQ', functio
     const results = await waitForTerminal(apis[1].url, key, ids, 60_000);
     for (const id of ids) expect(results.get(id).status, id).to.equal('succeeded');
     await expectBalancedLedger();
+  });
+
+  it('finishes exactly once a request whose worker is killed inside its finishing transaction (finishing phase)', async () => {
+    // Each start call ends before the first lease heartbeat (lease / 3 = 666 ms), so after the claim the finish
+    // is the only write a worker makes to the row. The delays differ so that two finishes on one worker open
+    // separate group-commit batches (group-commit.ts) and each shows up as its own lock wait.
+    const messages = ['finishing-0', 'finishing-1', 'finishing-2'];
+    const ids = await Promise.all(messages.map((message, index) => create(apis[index % 2].url, { message, script: { start_delay_ms: 400 + index * 100 } })));
+    const monitor = await mysql.createConnection({ uri: topology.databaseUrl });
+    const locker = await mysql.createConnection({ uri: topology.databaseUrl });
+    try {
+      const [[{ lockerThread }]] = await locker.query<RowDataPacket[]>('SELECT CONNECTION_ID() AS lockerThread');
+      await locker.query('BEGIN');
+      // Lock each row as soon as a worker has claimed it: its provider call is then running, and the finish that
+      // follows blocks on this lock inside the worker's finishing transaction.
+      const holders = new Map<string, string>();
+      await pollUntil(5_000, 'every request claimed by a worker and locked by the test', async () => {
+        const [rows] = await monitor.query<RowDataPacket[]>('SELECT id, status FROM requests WHERE id IN (?)', [ids]);
+        for (const row of rows.filter((candidate) => candidate.status === 'processing' && !holders.has(candidate.id))) {
+          const [[locked]] = await locker.query<RowDataPacket[]>('SELECT status, lease_owner FROM requests WHERE id = ? FOR UPDATE', [row.id]);
+          expect(locked.status, `${row.id} finished before the test could lock it`).to.equal('processing');
+          holders.set(row.id, locked.lease_owner);
+        }
+        return holders.size === ids.length;
+      });
+
+      // Each holder must be inside its finish: the statement waiting on the test's lock is the terminal UPDATE of
+      // requests.finish (request-store.ts), carrying the provider's output, for that request and its lease holder.
+      const isFinishOf = (query: string, id: string) =>
+        /^\s*UPDATE requests\s+SET status = 'succeeded', output = '\{[^']*finishing-\d/.test(query) && query.includes(`WHERE id = '${id}' AND lease_owner = '${holders.get(id)}'`);
+      let waiting: { thread: number; query: string }[] = [];
+      await pollUntil(
+        5_000,
+        'each worker to block on the test lock in its finishing UPDATE',
+        async () => {
+          const [rows] = await monitor.query<RowDataPacket[]>(
+            `SELECT waiter.trx_mysql_thread_id AS thread, waiter.trx_query AS query
+               FROM information_schema.innodb_lock_waits lock_wait
+               JOIN information_schema.innodb_trx waiter ON waiter.trx_id = lock_wait.requesting_trx_id
+               JOIN information_schema.innodb_trx blocker ON blocker.trx_id = lock_wait.blocking_trx_id
+              WHERE blocker.trx_mysql_thread_id = ?`,
+            [lockerThread],
+          );
+          waiting = rows.map((row) => ({ thread: Number(row.thread), query: String(row.query) }));
+          return ids.every((id) => waiting.some((statement) => isFinishOf(statement.query, id)));
+        },
+        // InnoDB refreshes its information_schema lock tables only after 100 ms without a reader: poll slower.
+        250,
+      ).catch((error: Error) => {
+        throw new Error(`${error.message}; statements waiting on the test lock: ${JSON.stringify(waiting.map((statement) => statement.query))}`);
+      });
+      const finishThreads = waiting.filter((statement) => ids.some((id) => isFinishOf(statement.query, id))).map((statement) => statement.thread);
+
+      const victims = workers.filter((worker) => [...holders.values()].some((owner) => owner.split(':').at(-2) === String(worker.child.pid)));
+      expect(victims.length, 'every lease holder is one of the running workers').to.equal(new Set(holders.values()).size);
+      for (const victim of victims) await topology.kill(victim);
+      await locker.query('ROLLBACK');
+      // The server notices a dead client only when it next writes to it: a killed worker's finish stays queued on
+      // the lock, runs once the lock is released, and is then rolled back with its connection. Wait for that,
+      // then check none of it stuck.
+      await pollUntil(5_000, "the killed workers' finishing connections to close", async () => {
+        const [rows] = await monitor.query<RowDataPacket[]>('SELECT id FROM information_schema.processlist WHERE id IN (?)', [finishThreads]);
+        return rows.length === 0;
+      });
+      const [afterKill] = await monitor.query<RowDataPacket[]>('SELECT status FROM requests WHERE id IN (?)', [ids]);
+      expect(afterKill.map((row) => row.status), 'no killed finish committed').to.deep.equal(ids.map(() => 'processing'));
+      for (const victim of victims) workers[workers.indexOf(victim)] = await topology.start('worker');
+
+      const results = await waitForTerminal(apis[0].url, key, ids, 20_000);
+      for (const [index, id] of ids.entries()) {
+        expect(results.get(id).status, id).to.equal('succeeded');
+        expect(results.get(id).output, id).to.deep.equal({ status: 'succeeded', echo: messages[index], task_id: 'scripted_task', provider: 'scripted' });
+        expect((await topology.requestRow(id)).attempts, `${id}: claimed by the killed worker, then taken over once`).to.equal(2);
+      }
+      const [entries] = await monitor.query<RowDataPacket[]>('SELECT request_id, kind, amount FROM credit_ledger WHERE request_id IN (?)', [ids]);
+      expect(entries, 'one ledger row per request').to.have.length(ids.length);
+      expect(Object.fromEntries(entries.map((entry) => [entry.request_id, [entry.kind, entry.amount]])), 'one debit each, no refund, no adjustment').to.deep.equal(
+        Object.fromEntries(ids.map((id) => [id, ['debit', -2]])),
+      );
+      await expectBalancedLedger();
+    } finally {
+      await locker.end();
+      await monitor.end();
+    }
   });
 
   it('survives workers killed at random moments, in every phase, with exactly-once settlement', async () => {

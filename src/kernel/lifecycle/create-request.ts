@@ -1,7 +1,7 @@
 /**
- * Create: validate -> price -> (idempotency key) -> ONE transaction {insert request `queued`, guarded
- * debit, ledger entry, idempotency completion} -> publish the job -> accepted response. The debit and the
- * insert share a transaction so a request never exists unpaid and credits are never taken for nothing.
+ * Create: validate -> price -> (idempotency key) -> admission, ONE transaction {insert request `queued`,
+ * guarded debit, ledger entry, idempotency completion} shared with the creates that arrive alongside
+ * (store/request-admissions.ts) -> publish the job -> accepted response.
  * A publish failure after commit loses nothing: the row is `queued` and due, and the sweeper republishes it.
  */
 import { createHash } from 'node:crypto';
@@ -14,7 +14,7 @@ import type { PluginRegistry } from '../plugins/index.js';
 import type { JobQueue } from '../queue/index.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
 import { checkWebhookScheme, type UrlGuardSettings } from '../webhooks/url-guard.js';
-import { AccountStore, IdempotencyStore, RequestStore, isDuplicateKeyError, newId, withTransientRetry } from '../store/index.js';
+import { IdempotencyStore, RequestStore, isDuplicateKeyError, newId, withTransientRetry, type Admission, type AdmissionResult, type RequestAdmissions } from '../store/index.js';
 import { requestUrl, type AcceptedResponse } from './request-view.js';
 
 export interface Caller {
@@ -33,8 +33,9 @@ export interface CreateRequestDeps {
   registry: OperationRegistry;
   plugins: PluginRegistry;
   requests: RequestStore;
-  accounts: AccountStore;
   idempotency: IdempotencyStore;
+  /** Writes the request row, its debit and its idempotency completion in one (shared) transaction. */
+  admissions: RequestAdmissions;
   queue: JobQueue;
   clock: { now(): number };
   publicUrl: string;
@@ -122,7 +123,7 @@ export class RequestCreator {
   }
 
   private async insertAndDebit(caller: Caller, prepared: PreparedRequest, webhookUrl: string | null, idempotencyKey: string | undefined): Promise<CreateOutcome> {
-    const { requests, accounts, idempotency, clock, publicUrl } = this.deps;
+    const { requests, admissions, clock, publicUrl } = this.deps;
     const now = clock.now();
     const id = newId('req', now);
     const body: AcceptedResponse = {
@@ -136,37 +137,32 @@ export class RequestCreator {
     // The id is fixed before the first try: if a COMMIT went through but its acknowledgement was lost, the
     // retry's insert hits the primary key instead of creating (and charging) a second request.
     let attempt = 0;
-    await withTransientRetry(async () => {
+    const admission: Admission = {
+      request: {
+        id,
+        accountId: caller.accountId,
+        apiKeyId: caller.apiKeyId,
+        operation: prepared.operation.name,
+        model: prepared.model,
+        billableCredits: prepared.credits,
+        input: prepared.input as JsonObject,
+        webhookUrl,
+        createdAtMs: now,
+      },
+      idempotency: idempotencyKey === undefined ? undefined : { apiKeyId: caller.apiKeyId, key: idempotencyKey, response: { status: 202, body: { body, headers } } },
+    };
+    const result = await withTransientRetry(async (): Promise<AdmissionResult> => {
       attempt += 1;
       try {
-        await accounts.db.transaction(async (trx) => {
-          await requests.insert(trx, {
-            id,
-            accountId: caller.accountId,
-            apiKeyId: caller.apiKeyId,
-            operation: prepared.operation.name,
-            model: prepared.model,
-            billableCredits: prepared.credits,
-            input: prepared.input as JsonObject,
-            webhookUrl,
-            createdAtMs: now,
-          });
-          if (!(await accounts.debit(trx, caller.accountId, prepared.credits))) {
-            const account = await accounts.getAccount(caller.accountId, trx);
-            throw new ApiError('MG_INSUFFICIENT_CREDITS', `this request costs ${prepared.credits} credits; the account has ${account?.creditsBalance ?? 0}`);
-          }
-          if (prepared.credits > 0) {
-            await accounts.appendLedger(trx, { accountId: caller.accountId, requestId: id, kind: 'debit', amount: -prepared.credits, atMs: now });
-          }
-          if (idempotencyKey !== undefined) {
-            await idempotency.complete(trx, caller.apiKeyId, idempotencyKey, { requestId: id, status: 202, body: { body, headers } });
-          }
-        });
+        return await admissions.admit(admission);
       } catch (error) {
-        if (attempt > 1 && isDuplicateKeyError(error) && (await requests.get(id))) return;
+        if (attempt > 1 && isDuplicateKeyError(error) && (await requests.get(id))) return { admitted: true };
         throw error;
       }
     }, { onRetry: (error) => this.deps.log.warn({ requestId: id, err: error }, 'create transaction retried after a transient database error') });
+    if (!result.admitted) {
+      throw new ApiError('MG_INSUFFICIENT_CREDITS', `this request costs ${prepared.credits} credits; the account has ${result.creditsBalance}`);
+    }
     this.deps.metrics?.requestsCreated.inc({ operation: prepared.operation.name });
     try {
       await this.deps.queue.publish({ requestId: id });

@@ -3,7 +3,7 @@
  * default has one process, so it counts in memory; on a shared production store every API process counts in
  * the same database rows, so limits do not multiply with scale-out.
  */
-import { isDuplicateKeyError } from '../store/transient-retry.js';
+import { isDuplicateKeyError, withTransientRetry } from '../store/transient-retry.js';
 import type { SqlDatabase } from '../store/sql-executor.js';
 
 export type RateBucket = 'create' | 'read';
@@ -47,7 +47,8 @@ export class SqlRateLimiter implements RateLimiter {
 
   async take(apiKeyId: string, bucket: RateBucket, limit: number, nowMs: number): Promise<RateDecision> {
     const start = nowMs - (nowMs % windowMs);
-    const count = await this.db.transaction(async (tx) => {
+    // Two processes opening the same window can deadlock on InnoDB's gap locks; the loser retries.
+    const count = await withTransientRetry(() => this.db.transaction(async (tx) => {
       // Increment, or open the window; a concurrent opener makes the insert fail, and the increment then applies.
       const { changes } = await tx.run('UPDATE rate_limit_windows SET count = count + 1 WHERE api_key_id = ? AND bucket = ? AND window_start_ms = ?', [apiKeyId, bucket, start]);
       if (changes === 0) {
@@ -60,7 +61,7 @@ export class SqlRateLimiter implements RateLimiter {
       }
       const row = await tx.first<{ count: number }>('SELECT count FROM rate_limit_windows WHERE api_key_id = ? AND bucket = ? AND window_start_ms = ?', [apiKeyId, bucket, start]);
       return Number(row?.count ?? 1);
-    });
+    }));
     return decide(count, limit, start, nowMs);
   }
 

@@ -10,6 +10,15 @@ import type { SqlDatabase } from './sql-executor.js';
 
 export type LedgerKind = 'grant' | 'debit' | 'refund' | 'adjust';
 
+export interface LedgerEntry {
+  accountId: string;
+  requestId: string | null;
+  kind: LedgerKind;
+  amount: number;
+  note?: string;
+  atMs: number;
+}
+
 export class AccountStore {
   constructor(readonly db: SqlDatabase) {}
 
@@ -77,15 +86,16 @@ export class AccountStore {
     await db.run('UPDATE accounts SET credits_balance = credits_balance + ? WHERE id = ?', [amount, accountId]);
   }
 
-  async appendLedger(db: Executor, entry: { accountId: string; requestId: string | null; kind: LedgerKind; amount: number; note?: string; atMs: number }): Promise<void> {
-    await db.run('INSERT INTO credit_ledger (account_id, request_id, kind, amount, note, created_at_ms) VALUES (?, ?, ?, ?, ?, ?)', [
-      entry.accountId,
-      entry.requestId,
-      entry.kind,
-      entry.amount,
-      entry.note ?? null,
-      entry.atMs,
-    ]);
+  async appendLedger(db: Executor, entry: LedgerEntry): Promise<void> {
+    await this.appendLedgerMany(db, [entry]);
+  }
+
+  /** Several ledger entries in one multi-row statement. */
+  async appendLedgerMany(db: Executor, entries: readonly LedgerEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    const params: unknown[] = [];
+    for (const entry of entries) params.push(entry.accountId, entry.requestId, entry.kind, entry.amount, entry.note ?? null, entry.atMs);
+    await db.run(`INSERT INTO credit_ledger (account_id, request_id, kind, amount, note, created_at_ms) VALUES ${entries.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`, params);
   }
 
   /** Sum of ledger entries per account: equals the balance when the books are consistent. */

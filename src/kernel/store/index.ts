@@ -1,6 +1,7 @@
 export * from './records.js';
 export { RequestStore, type NewRequest, type Executor } from './request-store.js';
-export { AccountStore, type LedgerKind } from './account-store.js';
+export { AccountStore, type LedgerKind, type LedgerEntry } from './account-store.js';
+export { RequestAdmissions, type Admission, type AdmissionResult } from './request-admissions.js';
 export { IdempotencyStore, type IdempotencyRecord } from './idempotency-store.js';
 export { openDatabase, migrateToLatest, type Database, type DatabaseDialect } from './open-database.js';
 export { newId } from './ids.js';

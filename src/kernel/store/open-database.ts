@@ -5,8 +5,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
-import { KnexExecutor } from './knex-executor.js';
 import { migrationSource } from './migrations.js';
+import { MysqlExecutor } from './mysql-executor.js';
 import type { SqlDatabase } from './sql-executor.js';
 import { SqliteExecutor } from './sqlite-executor.js';
 
@@ -51,9 +51,10 @@ export function openDatabase(url: string, options: { poolMax?: number } = {}): D
     const knex = knexFactory({
       client: 'mysql2',
       connection: { uri: url, supportBigNumbers: true, bigNumberStrings: false } as Knex.MySql2ConnectionConfig,
-      pool: { min: 0, max: options.poolMax ?? 10 },
+      // Migrations and administrative queries only; the stores use MysqlExecutor's pool (mysql-executor.ts).
+      pool: { min: 0, max: 2 },
     });
-    const sql = new KnexExecutor(knex);
+    const sql = new MysqlExecutor(url, { poolMax: options.poolMax });
     return { knex, sql, dialect: 'mysql', close: async () => { await sql.close(); await knex.destroy(); } };
   }
   throw new Error(`database url must start with sqlite: or mysql:// (got ${url.split(':')[0]}:)`);

@@ -27,10 +27,20 @@ export class RequestStore {
   constructor(private readonly db: SqlDatabase) {}
 
   async insert(db: Executor, request: NewRequest): Promise<void> {
+    await this.insertMany(db, [request]);
+  }
+
+  /** Several new `queued` requests in one multi-row statement (request admission writes them in batches). */
+  async insertMany(db: Executor, requests: readonly NewRequest[]): Promise<void> {
+    if (requests.length === 0) return;
+    const params: unknown[] = [];
+    for (const request of requests) {
+      params.push(request.id, request.accountId, request.apiKeyId, request.operation, request.model, request.billableCredits, JSON.stringify(request.input), request.webhookUrl, request.createdAtMs, request.createdAtMs);
+    }
     await db.run(
       `INSERT INTO requests (id, account_id, api_key_id, operation, model, status, billable_credits, input, output, webhook_url, created_at_ms, next_check_at_ms, attempts, poll_count)
-       VALUES (?, ?, ?, ?, ?, 'queued', ?, ?, NULL, ?, ?, ?, 0, 0)`,
-      [request.id, request.accountId, request.apiKeyId, request.operation, request.model, request.billableCredits, JSON.stringify(request.input), request.webhookUrl, request.createdAtMs, request.createdAtMs],
+       VALUES ${requests.map(() => "(?, ?, ?, ?, ?, 'queued', ?, ?, NULL, ?, ?, ?, 0, 0)").join(', ')}`,
+      params,
     );
   }
 

@@ -44,7 +44,7 @@ export class SqliteExecutor implements SqlDatabase {
         this.current = undefined;
         end();
       }
-    });
+    }, this.direct);
   }
 
   // Reads check for an open batch and then run in the same tick: an `await` between the two would let a

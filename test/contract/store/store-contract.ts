@@ -4,7 +4,7 @@
  * debit that never overdraws, one debit and one refund per request at most, and Stripe-style idempotency keys.
  */
 import { expect } from 'chai';
-import { AccountStore, IdempotencyStore, RequestStore, migrateToLatest, newId, openDatabase, type Database } from '../../../src/kernel/store/index.js';
+import { AccountStore, IdempotencyStore, RequestAdmissions, RequestStore, migrateToLatest, newId, openDatabase, type Database } from '../../../src/kernel/store/index.js';
 
 export function describeStoreContract(name: string, open: (context: Mocha.Context) => Promise<{ url: string; cleanup(): Promise<void> }>): void {
   describe(`store contract: ${name}`, function () {
@@ -157,6 +157,39 @@ export function describeStoreContract(name: string, open: (context: Mocha.Contex
         .catch(() => undefined);
       expect(await requests.get(id)).to.equal(undefined);
       expect((await accounts.getAccount(accountId))!.creditsBalance).to.equal(1);
+    });
+
+    it('admits creates that arrive together in one batch: each account pays for exactly what its balance covers', async () => {
+      const admissions = new RequestAdmissions({ db: database.sql, requests, accounts, idempotency });
+      const rich = await account(100);
+      const poor = await account(12);
+      const admission = (accountId: string, credits: number, key?: string) => {
+        const request = { id: newId('req'), accountId, apiKeyId: 'key_batch', operation: 'test.echo', model: 'm', billableCredits: credits, input: { n: credits }, webhookUrl: null, createdAtMs: Date.now() };
+        const held = key ? { apiKeyId: 'key_batch', key, response: { status: 202, body: { id: request.id } } } : undefined;
+        return { request, idempotency: held };
+      };
+      await idempotency.acquire('key_batch', 'batch-order', 'hash', Date.now(), 60_000);
+      const batch = [admission(rich, 10, 'batch-order'), admission(poor, 5), admission(rich, 0), admission(poor, 5), admission(poor, 5), admission(rich, 20)];
+      const results = await Promise.all(batch.map((item) => admissions.admit(item)));
+      expect(results).to.deep.equal([{ admitted: true }, { admitted: true }, { admitted: true }, { admitted: true }, { admitted: false, creditsBalance: 2 }, { admitted: true }]);
+      expect((await accounts.getAccount(rich))!.creditsBalance).to.equal(70);
+      expect((await accounts.getAccount(poor))!.creditsBalance).to.equal(2);
+      expect(await accounts.ledgerTotal(rich)).to.equal(70);
+      expect(await accounts.ledgerTotal(poor)).to.equal(2);
+      expect(await requests.get(batch[4].request.id), 'a refused create writes nothing').to.equal(undefined);
+      expect(await requests.get(batch[2].request.id)).to.include({ status: 'queued', billableCredits: 0 });
+      expect(await idempotency.acquire('key_batch', 'batch-order', 'hash', Date.now(), 60_000)).to.include({ state: 'completed', responseStatus: 202 });
+    });
+
+    it('fails only the faulty admission of a batch; the others are written', async () => {
+      const admissions = new RequestAdmissions({ db: database.sql, requests, accounts, idempotency });
+      const accountId = await account(50);
+      const taken = await request(accountId);
+      const fresh = (id: string) => ({ request: { id, accountId, apiKeyId: 'key_batch', operation: 'test.echo', model: 'm', billableCredits: 10, input: {}, webhookUrl: null, createdAtMs: Date.now() } });
+      const outcomes = await Promise.allSettled([admissions.admit(fresh(newId('req'))), admissions.admit(fresh(taken)), admissions.admit(fresh(newId('req')))]);
+      expect(outcomes.map((outcome) => outcome.status)).to.deep.equal(['fulfilled', 'rejected', 'fulfilled']);
+      expect((await accounts.getAccount(accountId))!.creditsBalance, 'the failed one was not charged').to.equal(30);
+      expect(await accounts.ledgerTotal(accountId)).to.equal(30);
     });
 
     it('holds idempotency keys per API key: acquire, conflict, complete, replay, release, take over', async () => {

@@ -1,0 +1,93 @@
+/**
+ * Plain SQL over a mysql2 pool (production: MySQL 8 / MariaDB). knex still owns the schema (migrations and
+ * administrative queries, open-database.ts); the hot path talks to mysql2 directly because knex's raw()
+ * bookkeeping per statement (binding rewrite, query objects, a pool checkout) cost the API process more CPU
+ * than the statement itself, as its builder did on SQLite.
+ */
+import mysql from 'mysql2/promise';
+import { GroupCommit } from './group-commit.js';
+import type { SqlDatabase, SqlExecutor } from './sql-executor.js';
+
+const lockWaitTimeoutSeconds = 5;
+
+type Runner = Pick<mysql.Pool | mysql.PoolConnection, 'query'>;
+
+function executorOn(runner: Runner): SqlExecutor {
+  return {
+    async all<Row>(sql: string, params: unknown[] = []) {
+      const [rows] = await runner.query(sql, params);
+      return rows as Row[];
+    },
+    async first<Row>(sql: string, params: unknown[] = []) {
+      const [rows] = await runner.query(sql, params);
+      return (rows as Row[])[0];
+    },
+    async run(sql: string, params: unknown[] = []) {
+      const [header] = await runner.query(sql, params);
+      // mysql2 connects with FOUND_ROWS, so affectedRows counts matched rows, like SQLite's `changes`.
+      return { changes: Number((header as mysql.ResultSetHeader).affectedRows ?? 0) };
+    },
+  };
+}
+
+/**
+ * Reads go straight to the pool. Writes and transactions go through group commit (group-commit.ts): on
+ * InnoDB every commit is a redo-log flush, and writes that arrive together share it.
+ */
+export class MysqlExecutor implements SqlDatabase {
+  private readonly pool: mysql.Pool;
+  private readonly direct: SqlExecutor;
+  private readonly groupCommit: GroupCommit;
+
+  constructor(url: string, options: { poolMax?: number } = {}) {
+    this.pool = mysql.createPool({ uri: url, connectionLimit: options.poolMax ?? 10, maxIdle: 2, supportBigNumbers: true, bigNumberStrings: false });
+    // A group-commit batch waiting on a row lock holds up every write queued behind it (lease heartbeats
+    // included), so lock waits are cut short (InnoDB's default is 50 s): the batch fails with a transient
+    // error and its callers retry. The hot path's locks are held for a few round trips, never seconds.
+    this.pool.on('connection', (connection) => {
+      connection.query(`SET SESSION innodb_lock_wait_timeout = ${lockWaitTimeoutSeconds}`);
+    });
+    this.direct = executorOn(this.pool);
+    this.groupCommit = new GroupCommit((body) => this.inTransaction(body), this.direct, { parallel: 4 });
+  }
+
+  all<Row>(sql: string, params?: unknown[]): Promise<Row[]> {
+    return this.direct.all<Row>(sql, params);
+  }
+
+  first<Row>(sql: string, params?: unknown[]): Promise<Row | undefined> {
+    return this.direct.first<Row>(sql, params);
+  }
+
+  run(sql: string, params?: unknown[]): Promise<{ changes: number }> {
+    return this.groupCommit.statement(sql, params ?? []);
+  }
+
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    return this.groupCommit.transaction(work);
+  }
+
+  async close(): Promise<void> {
+    await this.groupCommit.idle();
+    await this.pool.end();
+  }
+
+  private async inTransaction(body: (tx: SqlExecutor) => Promise<void>): Promise<void> {
+    const connection = await this.pool.getConnection();
+    try {
+      await connection.query('BEGIN');
+      await body(executorOn(connection));
+      await connection.query('COMMIT');
+      connection.release();
+    } catch (error) {
+      // A connection whose transaction failed in an unknown state (lost, killed) is not reused.
+      try {
+        await connection.query('ROLLBACK');
+        connection.release();
+      } catch {
+        connection.destroy();
+      }
+      throw error;
+    }
+  }
+}

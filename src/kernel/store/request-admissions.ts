@@ -1,0 +1,148 @@
+/**
+ * Admission: a new `queued` request row, the guarded debit that pays for it, its ledger entry and its
+ * idempotency completion, written in one transaction, so a request never exists unpaid and credits are
+ * never taken for nothing.
+ *
+ * Admissions that arrive together are written together: one multi-row INSERT of requests, one of ledger
+ * entries, then one guarded UPDATE per account for the batch's total. On a server database every create
+ * of an account queues on that account's row lock until the COMMIT, so what bounds create throughput is
+ * the statements per batch (not per request) and how long the lock is held (measured on MariaDB: five
+ * statements per create, debit first, capped one API process at ~450 creates/s; docs/BENCHMARKS.md).
+ * When an account cannot cover the batch's total, the batch is written again debiting request by request
+ * in arrival order, and only those that do not fit are refused. When the shared transaction fails (one
+ * bad row, a deadlock, a lost connection), each admission is written again on its own, so one fault fails
+ * one request, and callers retry transient errors as they would alone.
+ */
+import type { AccountStore, LedgerEntry } from './account-store.js';
+import type { IdempotencyStore } from './idempotency-store.js';
+import { MicroBatcher, type Outcome } from './micro-batcher.js';
+import type { NewRequest, RequestStore } from './request-store.js';
+import type { SqlDatabase, SqlExecutor } from './sql-executor.js';
+
+export interface Admission {
+  request: NewRequest;
+  /** The idempotency key this create holds, completed with the response to replay. */
+  idempotency?: { apiKeyId: string; key: string; response: { status: number; body: unknown } };
+}
+
+export type AdmissionResult = { admitted: true } | { admitted: false; creditsBalance: number };
+
+export interface AdmissionStores {
+  db: SqlDatabase;
+  requests: RequestStore;
+  accounts: AccountStore;
+  idempotency: IdempotencyStore;
+}
+
+export class RequestAdmissions {
+  private readonly batcher: MicroBatcher<Admission, AdmissionResult>;
+
+  constructor(
+    private readonly stores: AdmissionStores,
+    options: { maxBatch?: number } = {},
+  ) {
+    // One batch at a time: the next one gathers while this one commits, and they would queue on the
+    // account row lock anyway.
+    this.batcher = new MicroBatcher((batch) => this.writeBatch(batch), { parallel: 1, maxBatch: options.maxBatch ?? 64 });
+  }
+
+  /** Resolves once the admission is committed (or refused for want of credits, with nothing written). */
+  admit(admission: Admission): Promise<AdmissionResult> {
+    return this.batcher.submit(admission);
+  }
+
+  idle(): Promise<void> {
+    return this.batcher.idle();
+  }
+
+  private async writeBatch(batch: Admission[]): Promise<Outcome<AdmissionResult>[]> {
+    try {
+      return (await this.write(batch)).map((value) => ({ ok: true, value }));
+    } catch (error) {
+      if (batch.length === 1) throw error;
+      return Promise.all(
+        batch.map((admission) =>
+          this.write([admission]).then(
+            ([value]): Outcome<AdmissionResult> => ({ ok: true, value }),
+            (failure: unknown): Outcome<AdmissionResult> => ({ ok: false, error: failure }),
+          ),
+        ),
+      );
+    }
+  }
+
+  private async write(batch: Admission[]): Promise<AdmissionResult[]> {
+    try {
+      return await this.writeDebitingLast(batch);
+    } catch (error) {
+      if (!(error instanceof BalanceShort)) throw error;
+      return this.writeDebitingEach(batch);
+    }
+  }
+
+  /**
+   * The common case, every account covers its total: rows first, debits last, so the account row is locked
+   * only from its UPDATE to the COMMIT right after it — the lock other API processes queue on.
+   */
+  private writeDebitingLast(batch: Admission[]): Promise<AdmissionResult[]> {
+    const { db, accounts } = this.stores;
+    return db.transaction(async (tx) => {
+      await this.insertRows(tx, batch);
+      for (const [accountId, group] of groupByAccount(batch)) {
+        if (!(await accounts.debit(tx, accountId, totalCredits(group)))) throw new BalanceShort();
+      }
+      return batch.map((): AdmissionResult => ({ admitted: true }));
+    });
+  }
+
+  /** Some account is short: debit request by request, in arrival order, and admit only those that fit. */
+  private writeDebitingEach(batch: Admission[]): Promise<AdmissionResult[]> {
+    const { db, accounts } = this.stores;
+    return db.transaction(async (tx) => {
+      const refused = new Set<Admission>();
+      for (const [accountId, group] of groupByAccount(batch)) {
+        for (const admission of group) {
+          if (!(await accounts.debit(tx, accountId, admission.request.billableCredits))) refused.add(admission);
+        }
+      }
+      await this.insertRows(tx, batch.filter((admission) => !refused.has(admission)));
+      const balances = new Map<string, number>();
+      for (const { request } of refused) {
+        if (!balances.has(request.accountId)) balances.set(request.accountId, (await accounts.getAccount(request.accountId, tx))?.creditsBalance ?? 0);
+      }
+      return batch.map((admission): AdmissionResult =>
+        refused.has(admission) ? { admitted: false, creditsBalance: balances.get(admission.request.accountId) ?? 0 } : { admitted: true },
+      );
+    });
+  }
+
+  private async insertRows(tx: SqlExecutor, admitted: Admission[]): Promise<void> {
+    const { requests, accounts, idempotency } = this.stores;
+    await requests.insertMany(tx, admitted.map((admission) => admission.request));
+    await accounts.appendLedgerMany(tx, admitted.filter((admission) => admission.request.billableCredits > 0).map(debitEntry));
+    for (const { request, idempotency: held } of admitted) {
+      if (held) await idempotency.complete(tx, held.apiKeyId, held.key, { requestId: request.id, ...held.response });
+    }
+  }
+}
+
+/** Rolls back the debit-last write: an account cannot cover its part of the batch. */
+class BalanceShort extends Error {}
+
+function totalCredits(group: Admission[]): number {
+  return group.reduce((sum, admission) => sum + admission.request.billableCredits, 0);
+}
+
+function groupByAccount(batch: Admission[]): Map<string, Admission[]> {
+  const groups = new Map<string, Admission[]>();
+  for (const admission of batch) {
+    const group = groups.get(admission.request.accountId);
+    if (group) group.push(admission);
+    else groups.set(admission.request.accountId, [admission]);
+  }
+  return groups;
+}
+
+function debitEntry({ request }: Admission): LedgerEntry {
+  return { accountId: request.accountId, requestId: request.id, kind: 'debit', amount: -request.billableCredits, atMs: request.createdAtMs };
+}
