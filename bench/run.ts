@@ -8,7 +8,7 @@
  * every scenario and the ratio is fair.
  */
 import { execFile, fork, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, freemem, totalmem, tmpdir, release, platform } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -38,6 +38,40 @@ async function load(name: string, options: autocannon.Options): Promise<LoadResu
     non2xx: result.non2xx,
     errors: result.errors,
   };
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc; undefined where there is no /proc. */
+async function cpuSeconds(pid: number): Promise<number | undefined> {
+  try {
+    const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The pids of local server processes by name (MariaDB, RabbitMQ), for CPU accounting. */
+async function pidsOf(name: string): Promise<number[]> {
+  const { stdout } = await promisify(execFile)('pgrep', ['-x', name]).catch(() => ({ stdout: '' }));
+  return stdout.split('\n').filter(Boolean).map(Number);
+}
+
+interface CpuShare {
+  name: string;
+  /** CPU milliseconds this component spent per accepted create. */
+  msPerCreate: number;
+}
+
+/** Measures what each component spent during `run`, per create it accepted. */
+async function cpuPerCreate(components: { name: string; pids: number[] }[], run: () => Promise<number>): Promise<{ creates: number; shares: CpuShare[] }> {
+  const before = await Promise.all(components.map(async (component) => Promise.all(component.pids.map(cpuSeconds))));
+  const creates = await run();
+  const after = await Promise.all(components.map(async (component) => Promise.all(component.pids.map(cpuSeconds))));
+  const shares = components.flatMap((component, index) => {
+    const spent = component.pids.reduce((sum, _, pidIndex) => sum + ((after[index][pidIndex] ?? NaN) - (before[index][pidIndex] ?? NaN)), 0);
+    return Number.isFinite(spent) && creates > 0 ? [{ name: component.name, msPerCreate: (spent * 1000) / creates }] : [];
+  });
+  return { creates, shares };
 }
 
 async function waitUntilTerminal(url: string, headers: Record<string, string>, id: string): Promise<void> {
@@ -70,18 +104,27 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-async function baseline(): Promise<LoadResult> {
+async function baseline(): Promise<LoadResult & { cpu: CpuShare[] }> {
   const port = await freePort();
   const child = fork(join(root, 'bench/bare-koa.ts'), { env: { ...process.env, PORT: String(port) }, execArgv: ['--import', 'tsx'] });
   await waitForHttp(`http://127.0.0.1:${port}/`);
   try {
-    return await load('bare Koa hello-world (baseline)', { url: `http://127.0.0.1:${port}/` });
+    let result!: LoadResult;
+    const components = [
+      { name: 'bare Koa process', pids: [child.pid!] },
+      { name: 'autocannon (load generator)', pids: [process.pid] },
+    ];
+    const { shares } = await cpuPerCreate(components, async () => {
+      result = await load('bare Koa hello-world (baseline)', { url: `http://127.0.0.1:${port}/` });
+      return result.requestsPerSecond * durationSeconds;
+    });
+    return { ...result, cpu: shares };
   } finally {
     await stop(child);
   }
 }
 
-async function gateway(): Promise<{ create: LoadResult; poll: LoadResult; overhead: { p50: number; p99: number; samples: number } }> {
+async function gateway(): Promise<{ create: LoadResult & { serverMsPerRequest?: number }; poll: LoadResult & { serverMsPerRequest?: number }; overhead: { p50: number; p99: number; samples: number } }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'mediagate-bench-'));
   const port = await freePort();
   const env = {
@@ -103,11 +146,19 @@ async function gateway(): Promise<{ create: LoadResult; poll: LoadResult; overhe
     // The instant provider isolates the gateway's own cost: validation, pricing, the durable write, the queue.
     const body = JSON.stringify({ operation: 'test.echo', input: { message: 'benchmark' } });
 
-    const create = await load('POST /api/v1/requests (full stack)', { url: `${url}/api/v1/requests`, method: 'POST', headers, body });
+    const measured = async (name: string, options: autocannon.Options): Promise<LoadResult & { serverMsPerRequest?: number }> => {
+      let result!: LoadResult;
+      const { shares } = await cpuPerCreate([{ name: 'gateway', pids: [child.pid!] }], async () => {
+        result = await load(name, options);
+        return result.requestsPerSecond * durationSeconds;
+      });
+      return { ...result, serverMsPerRequest: shares[0]?.msPerCreate };
+    };
+    const create = await measured('POST /api/v1/requests (full stack)', { url: `${url}/api/v1/requests`, method: 'POST', headers, body });
     // The worker drains the backlog of the create run before the poll run starts, so each measures one thing.
     const first = await (await fetch(`${url}/api/v1/requests`, { method: 'POST', headers, body })).json();
     await waitUntilTerminal(url, headers, first.id);
-    const poll = await load('GET /api/v1/requests/{id} (full stack)', { url: `${url}/api/v1/requests/${first.id}`, headers: { 'x-api-key': key } });
+    const poll = await measured('GET /api/v1/requests/{id} (full stack)', { url: `${url}/api/v1/requests/${first.id}`, headers: { 'x-api-key': key } });
 
     // Overhead: create -> terminal, one request at a time on an idle gateway, read from the request's own timestamps.
     await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -137,15 +188,14 @@ async function gateway(): Promise<{ create: LoadResult; poll: LoadResult; overhe
  * quorum queues). Load is split over both API processes (two autocannon instances at half the connections
  * each); then every created request must reach a terminal state (nothing lost).
  */
-async function production(): Promise<{ create: LoadResult; poll: LoadResult; created: number; terminal: number }> {
+async function production(): Promise<{ create: LoadResult; poll: LoadResult; created: number; terminal: number; cpu: CpuShare[] }> {
   const { ProcessTopology } = await import('../test/support/process-topology.js');
   const unavailable = { skip: () => { throw new Error('MariaDB and RabbitMQ are needed for the production scenario'); } } as unknown as Mocha.Context;
   const topology = await ProcessTopology.create(unavailable, { MEDIAGATE_WORKER_CONCURRENCY: '16', MEDIAGATE_DATABASE_POOL_MAX: '20' });
   try {
     const key = await topology.createKey(1_000_000_000);
     const apis = [await topology.start('api'), await topology.start('api')];
-    await topology.start('worker');
-    await topology.start('worker');
+    const workers = [await topology.start('worker'), await topology.start('worker')];
     const headers = { 'x-api-key': key, 'content-type': 'application/json' };
     const body = JSON.stringify({ operation: 'test.echo', input: { message: 'benchmark' } });
     const ids: string[] = [];
@@ -172,7 +222,18 @@ async function production(): Promise<{ create: LoadResult; poll: LoadResult; cre
         errors: results.reduce((sum, result) => sum + result.errors, 0),
       };
     };
-    const create = await split('POST /api/v1/requests (2 api + 2 workers, MariaDB + RabbitMQ)', (base) => ({ url: `${base}/api/v1/requests`, method: 'POST', headers, body }));
+    let create!: LoadResult;
+    const components = [
+      { name: 'API processes (2)', pids: apis.map((api) => api.child.pid!) },
+      { name: 'worker processes (2)', pids: workers.map((worker) => worker.child.pid!) },
+      { name: 'MariaDB', pids: await pidsOf('mariadbd') },
+      { name: 'RabbitMQ', pids: await pidsOf('beam.smp') },
+      { name: 'autocannon (load generator)', pids: [process.pid] },
+    ];
+    const { shares: cpu } = await cpuPerCreate(components, async () => {
+      create = await split('POST /api/v1/requests (2 api + 2 workers, MariaDB + RabbitMQ)', (base) => ({ url: `${base}/api/v1/requests`, method: 'POST', headers, body }));
+      return ids.length;
+    });
     const createdIds = [...ids];
     // Let the workers drain the create run's backlog before measuring polls.
     let drained = await topology.ledger();
@@ -188,10 +249,50 @@ async function production(): Promise<{ create: LoadResult; poll: LoadResult; cre
       await new Promise((resolve) => setTimeout(resolve, 1000));
       ledger = await topology.ledger();
     }
-    return { create, poll, created: createdIds.length, terminal: createdIds.length - ledger.nonTerminal };
+    return { create, poll, created: createdIds.length, terminal: createdIds.length - ledger.nonTerminal, cpu };
   } finally {
     await topology.stop();
   }
+}
+
+/**
+ * Where the CPU went during the create run, per accepted create, beside what the baseline spends per
+ * request: on a machine this small every process of the topology (and the load generator) shares the same
+ * cores, so the sum is a hard ceiling on creates per second.
+ */
+function cpuSection(shares: CpuShare[], baselineShares: CpuShare[], baselineRate: number): string {
+  if (shares.length === 0) return '';
+  const total = shares.reduce((sum, share) => sum + share.msPerCreate, 0);
+  const baselineTotal = baselineShares.reduce((sum, share) => sum + share.msPerCreate, 0);
+  const cores = cpus().length;
+  const lines = shares.map((share) => `| ${share.name} | ${share.msPerCreate.toFixed(3)} |`).join('\n');
+  const baselineLines = baselineShares.map((share) => `| baseline: ${share.name} | ${share.msPerCreate.toFixed(3)} per request |`).join('\n');
+  return `
+### Where the CPU goes
+
+CPU time (user + system, from /proc) each component spent during the create run, divided by the creates it accepted:
+
+| component | CPU ms per create |
+|---|---|
+${lines}
+| **total** | **${total.toFixed(3)}** |
+${baselineLines}
+
+At ${total.toFixed(2)} ms of CPU per create across the topology, ${cores} cores carry at most ${Math.round((cores * 1000) / total)} creates/s
+however the work is scheduled. 0.4x the baseline is ${Math.round(0.4 * baselineRate)} creates/s, which ${cores} cores could carry only if a
+create cost at most ${((cores * 1000) / (0.4 * baselineRate)).toFixed(2)} ms of CPU in all (the baseline spends ${baselineTotal.toFixed(3)} ms per request,
+server and load generator together).
+`;
+}
+
+/** Server CPU per request, gateway against baseline: what the ratios above come down to. */
+function serverCpuLine(base: LoadResult & { cpu: CpuShare[] }, create: { serverMsPerRequest?: number }, poll: { serverMsPerRequest?: number }): string {
+  const baseServer = base.cpu.find((share) => share.name === 'bare Koa process')?.msPerCreate;
+  if (baseServer === undefined || create.serverMsPerRequest === undefined || poll.serverMsPerRequest === undefined) return '';
+  const µs = (ms: number) => `${Math.round(ms * 1000)} µs`;
+  return `**Server CPU per request** (user + system, from /proc): bare Koa ${µs(baseServer)}; create ${µs(create.serverMsPerRequest)} (the HTTP
+request, validation, pricing, the admission write, the job, and the in-process worker claiming, running and finishing it);
+poll ${µs(poll.serverMsPerRequest)}.`;
 }
 
 function row(result: LoadResult, base: LoadResult): string {
@@ -223,6 +324,8 @@ The gateway scenarios use \`test.echo\` with a provider that answers at once, so
 ${row(create, base)}
 ${row(poll, base)}
 
+${serverCpuLine(base, create, poll)}
+
 **Gateway overhead** (create -> terminal state, instant provider, one request at a time, ${overhead.samples} samples,
 from the request's own \`createdAtMs\`/\`completedAtMs\`): p50 ${overhead.p50} ms, p99 ${overhead.p99} ms.
 
@@ -232,7 +335,7 @@ ${
     ? `
 ## Production topology
 
-2 API + 2 worker processes (\`mediagate start api|worker\`, worker concurrency 16) on MariaDB (knex + mysql2) and RabbitMQ
+2 API + 2 worker processes (\`mediagate start api|worker\`, worker concurrency 16) on MariaDB (mysql2) and RabbitMQ
 (quorum queues, publisher confirms: a create is answered only after the row is committed and the broker confirmed the job).
 autocannon splits the ${connections} connections over both API processes. The bare-Koa baseline was run again right after,
 in the same run.
@@ -246,7 +349,7 @@ ${row(prod.poll, prodBase)}
 Nothing lost: ${prod.terminal} of the ${prod.created} requests created under load reached a terminal state.
 
 Targets (issue 4): create >= 0.4x the bare-Koa baseline, p99 <= 30 ms; no request lost.
-`
+${cpuSection(prod.cpu, prodBase.cpu, prodBase.requestsPerSecond)}`
     : ''
 }`;
   await writeFile(join(root, 'docs/BENCHMARKS.md'), report);

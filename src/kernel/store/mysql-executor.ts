@@ -40,7 +40,7 @@ export class MysqlExecutor implements SqlDatabase {
   private readonly groupCommit: GroupCommit;
 
   constructor(url: string, options: { poolMax?: number } = {}) {
-    this.pool = mysql.createPool({ uri: url, connectionLimit: options.poolMax ?? 10, maxIdle: 2, supportBigNumbers: true, bigNumberStrings: false });
+    this.pool = mysql.createPool({ uri: url, connectionLimit: options.poolMax ?? 10, supportBigNumbers: true, bigNumberStrings: false });
     // A group-commit batch waiting on a row lock holds up every write queued behind it (lease heartbeats
     // included), so lock waits are cut short (InnoDB's default is 50 s): the batch fails with a transient
     // error and its callers retry. The hot path's locks are held for a few round trips, never seconds.
