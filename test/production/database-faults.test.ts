@@ -82,23 +82,7 @@ describe('database connection dropped mid-transaction (MariaDB)', function () {
           return work(wrapped);
         }),
     };
-    const log = pino({ level: 'silent' });
-    const plugins = new PluginRegistry({ timeout_ms: 1000, error_threshold_percentage: 50, reset_timeout_ms: 1000, volume_threshold: 5, rolling_count_timeout_ms: 1000 });
-    await plugins.loadFolders([fixturePluginDir], {});
-    const accounts = new AccountStore(sabotaging);
-    const requests = new RequestStore(sabotaging);
-    const idempotency = new IdempotencyStore(sabotaging);
-    const creator = new RequestCreator({
-      registry: new OperationRegistry(await loadManifests([fixtureManifestDir])),
-      plugins,
-      requests,
-      idempotency,
-      admissions: new RequestAdmissions({ db: sabotaging, requests, accounts, idempotency }),
-      queue: new MemoryQueue(),
-      clock: { now: () => Date.now() },
-      publicUrl: 'http://gateway.test',
-      log,
-    });
+    const { creator, shutdown } = await creatorOn(sabotaging);
     const accountId = newId('acct');
     await new AccountStore(database.sql).createAccount({ id: accountId, email: 'a@example.com', plan: 'p', creditsBalance: 10, createdAtMs: Date.now() });
     sabotaged = false;
@@ -110,6 +94,56 @@ describe('database connection dropped mid-transaction (MariaDB)', function () {
     expect(rows[0].id).to.equal(outcome.body.id);
     expect(await admin('credit_ledger').where({ account_id: accountId, kind: 'debit' })).to.have.length(1);
     expect((await new AccountStore(database.sql).getAccount(accountId))!.creditsBalance).to.equal(8);
-    plugins.shutdown();
+    shutdown();
   });
+
+  it('answers every create of a batch whose COMMIT went through but whose acknowledgement was lost, writing each once', async () => {
+    let lost = false;
+    // The real database, except that the first transaction commits and then reports a lost connection.
+    const forgetful: SqlDatabase = {
+      all: (sql, params) => database.sql.all(sql, params),
+      first: (sql, params) => database.sql.first(sql, params),
+      run: (sql, params) => database.sql.run(sql, params),
+      close: () => database.sql.close(),
+      transaction: async (work) => {
+        const result = await database.sql.transaction(work);
+        if (lost) return result;
+        lost = true;
+        throw Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST' });
+      },
+    };
+    const { creator, shutdown } = await creatorOn(forgetful);
+    const accountId = newId('acct');
+    await new AccountStore(database.sql).createAccount({ id: accountId, email: 'a@example.com', plan: 'p', creditsBalance: 100, createdAtMs: Date.now() });
+    // Submitted together, so they share one admission batch: the one whose acknowledgement is lost.
+    const outcomes = await Promise.all(['a', 'b', 'c'].map((message) => creator.create({ apiKeyId: 'key_x', accountId }, { operation: 'test.echo', input: { message } })));
+    expect(lost, 'the batch lost its acknowledgement').to.equal(true);
+    expect(outcomes.map((outcome) => outcome.status)).to.deep.equal([202, 202, 202]);
+    const rows = await admin('requests').where({ account_id: accountId }).orderBy('id');
+    expect(rows.map((row) => row.id)).to.have.members(outcomes.map((outcome) => outcome.body.id));
+    expect(await admin('credit_ledger').where({ account_id: accountId, kind: 'debit' })).to.have.length(3);
+    expect((await new AccountStore(database.sql).getAccount(accountId))!.creditsBalance).to.equal(94);
+    shutdown();
+  });
+
+  /** A RequestCreator on `db` with the fixture manifests and plugins. */
+  async function creatorOn(db: SqlDatabase): Promise<{ creator: RequestCreator; shutdown: () => void }> {
+    const plugins = new PluginRegistry({ timeout_ms: 1000, error_threshold_percentage: 50, reset_timeout_ms: 1000, volume_threshold: 5, rolling_count_timeout_ms: 1000 });
+    await plugins.loadFolders([fixturePluginDir], {});
+    const accounts = new AccountStore(db);
+    const requests = new RequestStore(db);
+    const idempotency = new IdempotencyStore(db);
+    const creator = new RequestCreator({
+      registry: new OperationRegistry(await loadManifests([fixtureManifestDir])),
+      plugins,
+      requests,
+      idempotency,
+      admissions: new RequestAdmissions({ db, requests, accounts, idempotency }),
+      queue: new MemoryQueue(),
+      clock: { now: () => Date.now() },
+      publicUrl: 'http://gateway.test',
+      log: pino({ level: 'silent' }),
+    });
+    return { creator, shutdown: () => plugins.shutdown() };
+  }
 });

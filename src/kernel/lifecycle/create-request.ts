@@ -135,8 +135,9 @@ export class RequestCreator {
     };
     const headers = deprecationHeaders(prepared);
     // The id is fixed before the first try: if a COMMIT went through but its acknowledgement was lost, the
-    // retry's insert hits the primary key instead of creating (and charging) a second request.
-    let attempt = 0;
+    // next write of it (a retry here, or admission rewriting its failed batch one by one) hits the primary key
+    // instead of creating and charging a second request. The id is fresh and random, so a row that holds it
+    // can only be this create's own, committed with its debit.
     const admission: Admission = {
       request: {
         id,
@@ -152,11 +153,10 @@ export class RequestCreator {
       idempotency: idempotencyKey === undefined ? undefined : { apiKeyId: caller.apiKeyId, key: idempotencyKey, response: { status: 202, body: { body, headers } } },
     };
     const result = await withTransientRetry(async (): Promise<AdmissionResult> => {
-      attempt += 1;
       try {
         return await admissions.admit(admission);
       } catch (error) {
-        if (attempt > 1 && isDuplicateKeyError(error) && (await requests.get(id))) return { admitted: true };
+        if (isDuplicateKeyError(error) && (await requests.get(id))) return { admitted: true };
         throw error;
       }
     }, { onRetry: (error) => this.deps.log.warn({ requestId: id, err: error }, 'create transaction retried after a transient database error') });
