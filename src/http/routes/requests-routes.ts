@@ -73,7 +73,7 @@ export function addRequestRoutes(router: Router, gateway: Gateway): void {
 
   router.get('/api/v1/requests/:requestId', authenticate(apiKeys, 'requests:read'), limitReads, async (ctx) => {
     const key = apiKeyOf(ctx);
-    const record = await requests.getForKey(ctx.params.requestId, key.apiKeyId);
+    const record = await requests.viewForKey(ctx.params.requestId, key.apiKeyId);
     if (!record) throw new ApiError('MG_REQUEST_NOT_FOUND', `no request ${ctx.params.requestId} for this API key`);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = toRequestObject(record, publicUrl);

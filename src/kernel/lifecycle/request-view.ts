@@ -1,6 +1,6 @@
 /** The request object and accepted response exactly as the spec names their fields. */
 import type { JsonObject } from '../plugin-sdk/index.js';
-import type { RequestRecord, RequestStatus } from '../store/index.js';
+import type { RequestStatus, RequestViewRecord } from '../store/index.js';
 
 export interface RequestObject {
   id: string;
@@ -31,7 +31,7 @@ export function requestUrl(publicUrl: string, id: string): string {
   return `${publicUrl.replace(/\/+$/, '')}/api/v1/requests/${id}`;
 }
 
-export function toRequestObject(record: RequestRecord, publicUrl: string): RequestObject {
+export function toRequestObject(record: RequestViewRecord, publicUrl: string): RequestObject {
   return {
     id: record.id,
     operation: record.operation,

@@ -30,6 +30,12 @@ export interface RequestRecord {
   dataRemovedAtMs: number | null;
 }
 
+/** What a client sees of a request (the poll answer): read without the worker's bookkeeping columns. */
+export type RequestViewRecord = Pick<
+  RequestRecord,
+  'id' | 'operation' | 'status' | 'billableCredits' | 'input' | 'output' | 'errorMessage' | 'createdAtMs' | 'startedAtMs' | 'completedAtMs' | 'dataRemovedAtMs'
+>;
+
 export interface AccountRecord {
   id: string;
   email: string;

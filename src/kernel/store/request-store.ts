@@ -4,8 +4,8 @@
  * the loser sees 0 rows changed and walks away.
  */
 import type { JsonObject, ProviderTask } from '../plugin-sdk/index.js';
-import type { RequestRecord, RequestStatus } from './records.js';
-import { toRequestRecord } from './row-mapping.js';
+import type { RequestRecord, RequestStatus, RequestViewRecord } from './records.js';
+import { requestViewColumns, toRequestRecord, toRequestViewRecord } from './row-mapping.js';
 import type { SqlDatabase, SqlExecutor } from './sql-executor.js';
 
 export interface NewRequest {
@@ -53,6 +53,12 @@ export class RequestStore {
   async getForKey(id: string, apiKeyId: string): Promise<RequestRecord | undefined> {
     const row = await this.db.first('SELECT * FROM requests WHERE id = ? AND api_key_id = ?', [id, apiKeyId]);
     return row ? toRequestRecord(row) : undefined;
+  }
+
+  /** The poll answer's columns only: half the row, and the hottest read of the API. */
+  async viewForKey(id: string, apiKeyId: string): Promise<RequestViewRecord | undefined> {
+    const row = await this.db.first(`SELECT ${requestViewColumns} FROM requests WHERE id = ? AND api_key_id = ?`, [id, apiKeyId]);
+    return row ? toRequestViewRecord(row) : undefined;
   }
 
   /**

@@ -1,5 +1,5 @@
 /** Converts between database rows (snake_case, JSON as text, BIGINT maybe as string) and records. */
-import type { AccountRecord, ApiKeyRecord, RequestRecord, Scope } from './records.js';
+import type { AccountRecord, ApiKeyRecord, RequestRecord, RequestViewRecord, Scope } from './records.js';
 
 type Row = Record<string, unknown>;
 
@@ -30,6 +30,25 @@ export function toRequestRecord(row: Row): RequestRecord {
     leaseOwner: (row.lease_owner as string | null) ?? null,
     leaseExpiresAtMs: numOrNull(row.lease_expires_at_ms),
     nextCheckAtMs: numOrNull(row.next_check_at_ms),
+    dataRemovedAtMs: numOrNull(row.data_removed_at_ms),
+  };
+}
+
+/** The columns a request's view needs (RequestViewRecord), in SELECT-list form. */
+export const requestViewColumns = 'id, operation, status, billable_credits, input, output, error_message, created_at_ms, started_at_ms, completed_at_ms, data_removed_at_ms';
+
+export function toRequestViewRecord(row: Row): RequestViewRecord {
+  return {
+    id: String(row.id),
+    operation: String(row.operation),
+    status: row.status as RequestRecord['status'],
+    billableCredits: num(row.billable_credits),
+    input: jsonOrNull(row.input),
+    output: jsonOrNull(row.output),
+    errorMessage: (row.error_message as string | null) ?? null,
+    createdAtMs: num(row.created_at_ms),
+    startedAtMs: numOrNull(row.started_at_ms),
+    completedAtMs: numOrNull(row.completed_at_ms),
     dataRemovedAtMs: numOrNull(row.data_removed_at_ms),
   };
 }

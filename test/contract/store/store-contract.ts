@@ -49,6 +49,9 @@ export function describeStoreContract(name: string, open: (context: Mocha.Contex
       expect(row!.input).to.deep.equal({ prompt: 'ünïcödé ✓' });
       expect(row!.createdAtMs).to.be.a('number');
       expect(await requests.getForKey(id, 'key_other')).to.equal(undefined);
+      const view = await requests.viewForKey(id, 'key_1');
+      expect(view).to.deep.equal({ id, operation: 'test.echo', status: 'queued', billableCredits: 5, input: { prompt: 'ünïcödé ✓' }, output: null, errorMessage: null, createdAtMs: row!.createdAtMs, startedAtMs: null, completedAtMs: null, dataRemovedAtMs: null });
+      expect(await requests.viewForKey(id, 'key_other'), 'another key sees nothing').to.equal(undefined);
     });
 
     it('lets exactly one of many concurrent claimers win a queued request', async () => {
