@@ -85,12 +85,14 @@ describe('production topology: 2 api + 2 workers on MariaDB + RabbitMQ', functio
     await expectBalancedLedger();
   });
 
-  it('finishes exactly once a request whose worker is killed inside its finishing transaction (finishing phase)', async () => {
-    // Each start call ends before the first lease heartbeat (lease / 3 = 666 ms), so after the claim the finish
-    // is the only write a worker makes to the row. The delays differ so that two finishes on one worker open
+  it('settles exactly once a request whose worker is killed inside its finishing transaction (finishing phase)', async () => {
+    // The vendor fails each request, so the finish is the refunding transaction (terminal UPDATE, credit, ledger
+    // entry); a success with nothing to settle is one statement and has no inside to be killed in. Each start call
+    // ends before the first lease heartbeat (lease / 3 = 666 ms), so after the claim the finish is the only write
+    // a worker makes to the row. The delays differ so that two finishes on one worker open
     // separate group-commit batches (group-commit.ts) and each shows up as its own lock wait.
     const messages = ['finishing-0', 'finishing-1', 'finishing-2'];
-    const ids = await Promise.all(messages.map((message, index) => create(apis[index % 2].url, { message, script: { start_delay_ms: 400 + index * 100 } })));
+    const ids = await Promise.all(messages.map((message, index) => create(apis[index % 2].url, { message, script: { start_delay_ms: 400 + index * 100, outcome: 'failed' } })));
     const monitor = await mysql.createConnection({ uri: topology.databaseUrl });
     const locker = await mysql.createConnection({ uri: topology.databaseUrl });
     try {
@@ -110,9 +112,9 @@ describe('production topology: 2 api + 2 workers on MariaDB + RabbitMQ', functio
       });
 
       // Each holder must be inside its finish: the statement waiting on the test's lock is the terminal UPDATE of
-      // requests.finish (request-store.ts), carrying the provider's output, for that request and its lease holder.
+      // requests.finish (request-store.ts), carrying the vendor's failure, for that request and its lease holder.
       const isFinishOf = (query: string, id: string) =>
-        /^\s*UPDATE requests\s+SET status = 'succeeded', output = '\{[^']*finishing-\d/.test(query) && query.includes(`WHERE id = '${id}' AND lease_owner = '${holders.get(id)}'`);
+        /^\s*UPDATE requests\s+SET status = 'failed', output = NULL, error_message = 'vendor says no: finishing-\d/.test(query) && query.includes(`WHERE id = '${id}' AND lease_owner = '${holders.get(id)}'`);
       let waiting: { thread: number; query: string }[] = [];
       await pollUntil(
         5_000,
@@ -153,14 +155,15 @@ describe('production topology: 2 api + 2 workers on MariaDB + RabbitMQ', functio
 
       const results = await waitForTerminal(apis[0].url, key, ids, 20_000);
       for (const [index, id] of ids.entries()) {
-        expect(results.get(id).status, id).to.equal('succeeded');
-        expect(results.get(id).output, id).to.deep.equal({ status: 'succeeded', echo: messages[index], task_id: 'scripted_task', provider: 'scripted' });
+        expect(results.get(id).status, id).to.equal('failed');
+        expect(results.get(id).errorMessage, id).to.equal(`vendor says no: ${messages[index]}`);
         expect((await topology.requestRow(id)).attempts, `${id}: claimed by the killed worker, then taken over once`).to.equal(2);
       }
-      const [entries] = await monitor.query<RowDataPacket[]>('SELECT request_id, kind, amount FROM credit_ledger WHERE request_id IN (?)', [ids]);
-      expect(entries, 'one ledger row per request').to.have.length(ids.length);
-      expect(Object.fromEntries(entries.map((entry) => [entry.request_id, [entry.kind, entry.amount]])), 'one debit each, no refund, no adjustment').to.deep.equal(
-        Object.fromEntries(ids.map((id) => [id, ['debit', -2]])),
+      const [entries] = await monitor.query<RowDataPacket[]>('SELECT request_id, kind, amount FROM credit_ledger WHERE request_id IN (?) ORDER BY kind', [ids]);
+      const byRequest = new Map<string, [string, number][]>();
+      for (const entry of entries) byRequest.set(entry.request_id, [...(byRequest.get(entry.request_id) ?? []), [entry.kind, Number(entry.amount)]]);
+      expect(Object.fromEntries(byRequest), 'one debit and exactly one refund each').to.deep.equal(
+        Object.fromEntries(ids.map((id) => [id, [['debit', -2], ['refund', 2]]])),
       );
       await expectBalancedLedger();
     } finally {
