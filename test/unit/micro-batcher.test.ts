@@ -54,4 +54,17 @@ describe('MicroBatcher', () => {
     expect(Math.max(...sizes)).to.equal(4);
     expect(sizes.reduce((sum, size) => sum + size, 0)).to.equal(20);
   });
+
+  it('caps a batch by weight; an item heavier than the cap goes alone', async () => {
+    const sizes: number[][] = [];
+    const batcher = new MicroBatcher<number, number>(
+      async (items) => {
+        sizes.push(items);
+        return items.map((item) => ({ ok: true, value: item }));
+      },
+      { maxWeight: 10, weigh: (item) => item },
+    );
+    await Promise.all([4, 4, 4, 12, 1, 9, 1].map((item) => batcher.submit(item)));
+    expect(sizes).to.deep.equal([[4, 4], [4], [12], [1, 9], [1]]);
+  });
 });

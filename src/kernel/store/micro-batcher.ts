@@ -7,14 +7,18 @@ export type Outcome<Result> = { ok: true; value: Result } | { ok: false; error: 
 
 interface Pending<Item, Result> {
   item: Item;
+  weight: number;
   resolve: (value: Result) => void;
   reject: (error: unknown) => void;
 }
 
-export interface MicroBatcherOptions {
+export interface MicroBatcherOptions<Item> {
   /** Batches running at once (1: strictly one after another). */
   parallel?: number;
   maxBatch?: number;
+  /** Caps a batch's total weight (e.g. bytes it will send); an item heavier than the cap goes alone. */
+  maxWeight?: number;
+  weigh?: (item: Item) => number;
 }
 
 export class MicroBatcher<Item, Result> {
@@ -27,12 +31,12 @@ export class MicroBatcher<Item, Result> {
    */
   constructor(
     private readonly run: (items: Item[]) => Promise<Outcome<Result>[]>,
-    private readonly options: MicroBatcherOptions = {},
+    private readonly options: MicroBatcherOptions<Item> = {},
   ) {}
 
   submit(item: Item): Promise<Result> {
     return new Promise<Result>((resolve, reject) => {
-      this.pending.push({ item, resolve, reject });
+      this.pending.push({ item, weight: this.options.weigh?.(item) ?? 0, resolve, reject });
       if (this.running < (this.options.parallel ?? 1)) {
         this.running += 1;
         void this.drain();
@@ -54,8 +58,7 @@ export class MicroBatcher<Item, Result> {
     try {
       // Let the submissions of this turn gather before the first batch opens.
       await new Promise((resolve) => setImmediate(resolve));
-      const maxBatch = this.options.maxBatch ?? 128;
-      while (this.pending.length > 0) await this.runBatch(this.pending.splice(0, maxBatch));
+      while (this.pending.length > 0) await this.runBatch(this.takeBatch());
     } finally {
       this.running -= 1;
       if (this.running === 0) {
@@ -64,6 +67,19 @@ export class MicroBatcher<Item, Result> {
         waiters.forEach((wake) => wake());
       }
     }
+  }
+
+  private takeBatch(): Pending<Item, Result>[] {
+    const maxBatch = this.options.maxBatch ?? 128;
+    const maxWeight = this.options.maxWeight ?? Infinity;
+    let count = 0;
+    let weight = 0;
+    while (count < this.pending.length && count < maxBatch) {
+      weight += this.pending[count].weight;
+      if (count > 0 && weight > maxWeight) break;
+      count += 1;
+    }
+    return this.pending.splice(0, count);
   }
 
   private async runBatch(batch: Pending<Item, Result>[]): Promise<void> {

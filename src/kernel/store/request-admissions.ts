@@ -39,11 +39,17 @@ export class RequestAdmissions {
 
   constructor(
     private readonly stores: AdmissionStores,
-    options: { maxBatch?: number } = {},
+    options: { maxBatch?: number; maxInputBytes?: number } = {},
   ) {
     // One batch at a time: the next one gathers while this one commits, and they would queue on the
-    // account row lock anyway.
-    this.batcher = new MicroBatcher((batch) => this.writeBatch(batch), { parallel: 1, maxBatch: options.maxBatch ?? 64 });
+    // account row lock anyway. Inputs may be up to the body limit each, so a batch is also capped by the
+    // size of its inputs, well under a server's packet limit (MySQL's max_allowed_packet defaults to 16-64 MB).
+    this.batcher = new MicroBatcher((batch) => this.writeBatch(batch), {
+      parallel: 1,
+      maxBatch: options.maxBatch ?? 64,
+      maxWeight: options.maxInputBytes ?? 4 * 1024 * 1024,
+      weigh: (admission) => JSON.stringify(admission.request.input).length,
+    });
   }
 
   /** Resolves once the admission is committed (or refused for want of credits, with nothing written). */
