@@ -5,7 +5,7 @@
  */
 import { createRandom, type SeededRandom } from '../media/seeded-random.js';
 import { createPcm, fadeEdges, foldIntoLoop, normalise, type PcmAudio } from './pcm.js';
-import { addNoise, addPluck, addTone, midiToFrequency } from './synth.js';
+import { addNoise, addPluck, addTone, midiToFrequency, type NoiseSpec } from './synth.js';
 
 export interface SoundEffectRequest {
   prompt: string;
@@ -193,13 +193,6 @@ function ambience(channel: Float32Array, random: SeededRandom, seconds: number):
   }
 }
 
-function bed(seconds: number, amplitude: number, brightness: number): {
-  startSeconds: number;
-  durationSeconds: number;
-  amplitude: number;
-  brightness: number;
-  attackSeconds: number;
-  decaySeconds: number;
-} {
+function bed(seconds: number, amplitude: number, brightness: number): NoiseSpec {
   return { startSeconds: 0, durationSeconds: seconds, amplitude, brightness, attackSeconds: 0.05, decaySeconds: Infinity };
 }

@@ -48,13 +48,15 @@ export class RequestAdmissions {
       parallel: 1,
       maxBatch: options.maxBatch ?? 64,
       maxWeight: options.maxInputBytes ?? 4 * 1024 * 1024,
-      weigh: (admission) => JSON.stringify(admission.request.input).length,
+      weigh: (admission) => admission.request.inputJson?.length ?? 0,
     });
   }
 
   /** Resolves once the admission is committed (or refused for want of credits, with nothing written). */
   admit(admission: Admission): Promise<AdmissionResult> {
-    return this.batcher.submit(admission);
+    // Serialised once: the batch is capped by its size, and the insert sends it.
+    const inputJson = admission.request.inputJson ?? JSON.stringify(admission.request.input);
+    return this.batcher.submit({ ...admission, request: { ...admission.request, inputJson } });
   }
 
   idle(): Promise<void> {

@@ -16,6 +16,8 @@ export interface NewRequest {
   model: string;
   billableCredits: number;
   input: JsonObject;
+  /** `input` already serialised, when the caller had to serialise it anyway. */
+  inputJson?: string;
   webhookUrl: string | null;
   createdAtMs: number;
 }
@@ -35,7 +37,7 @@ export class RequestStore {
     if (requests.length === 0) return;
     const params: unknown[] = [];
     for (const request of requests) {
-      params.push(request.id, request.accountId, request.apiKeyId, request.operation, request.model, request.billableCredits, JSON.stringify(request.input), request.webhookUrl, request.createdAtMs, request.createdAtMs);
+      params.push(request.id, request.accountId, request.apiKeyId, request.operation, request.model, request.billableCredits, request.inputJson ?? JSON.stringify(request.input), request.webhookUrl, request.createdAtMs, request.createdAtMs);
     }
     await db.run(
       `INSERT INTO requests (id, account_id, api_key_id, operation, model, status, billable_credits, input, output, webhook_url, created_at_ms, next_check_at_ms, attempts, poll_count)

@@ -9,20 +9,11 @@ const jsonOrNull = <T>(value: unknown): T | null => (value === null || value ===
 
 export function toRequestRecord(row: Row): RequestRecord {
   return {
-    id: String(row.id),
+    ...toRequestViewRecord(row),
     accountId: String(row.account_id),
     apiKeyId: String(row.api_key_id),
-    operation: String(row.operation),
     model: String(row.model),
-    status: row.status as RequestRecord['status'],
-    billableCredits: num(row.billable_credits),
-    input: jsonOrNull(row.input),
-    output: jsonOrNull(row.output),
-    errorMessage: (row.error_message as string | null) ?? null,
     webhookUrl: (row.webhook_url as string | null) ?? null,
-    createdAtMs: num(row.created_at_ms),
-    startedAtMs: numOrNull(row.started_at_ms),
-    completedAtMs: numOrNull(row.completed_at_ms),
     provider: (row.provider as string | null) ?? null,
     task: jsonOrNull(row.task),
     attempts: num(row.attempts),
@@ -30,13 +21,13 @@ export function toRequestRecord(row: Row): RequestRecord {
     leaseOwner: (row.lease_owner as string | null) ?? null,
     leaseExpiresAtMs: numOrNull(row.lease_expires_at_ms),
     nextCheckAtMs: numOrNull(row.next_check_at_ms),
-    dataRemovedAtMs: numOrNull(row.data_removed_at_ms),
   };
 }
 
 /** The columns a request's view needs (RequestViewRecord), in SELECT-list form. */
 export const requestViewColumns = 'id, operation, status, billable_credits, input, output, error_message, created_at_ms, started_at_ms, completed_at_ms, data_removed_at_ms';
 
+/** What a client sees of a request; a full record is this plus the worker's bookkeeping. */
 export function toRequestViewRecord(row: Row): RequestViewRecord {
   return {
     id: String(row.id),
