@@ -104,24 +104,50 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-async function baseline(): Promise<LoadResult & { cpu: CpuShare[] }> {
+/** Runs a bench server script as a child process and loads it; CPU is counted for the child and for autocannon. */
+async function loadChild(script: string, env: Record<string, string>, name: string, options: (url: string, ready: string) => autocannon.Options): Promise<LoadResult & { cpu: CpuShare[] }> {
   const port = await freePort();
-  const child = fork(join(root, 'bench/bare-koa.ts'), { env: { ...process.env, PORT: String(port) }, execArgv: ['--import', 'tsx'] });
-  await waitForHttp(`http://127.0.0.1:${port}/`);
+  const child = fork(join(root, script), { env: { ...process.env, ...env, PORT: String(port) }, execArgv: ['--import', 'tsx'] });
+  const ready = await new Promise<string>((resolve, reject) => {
+    child.once('message', (message) => resolve(String(message)));
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before it was ready`)));
+  });
   try {
     let result!: LoadResult;
     const components = [
-      { name: 'bare Koa process', pids: [child.pid!] },
+      { name: 'server process', pids: [child.pid!] },
       { name: 'autocannon (load generator)', pids: [process.pid] },
     ];
     const { shares } = await cpuPerCreate(components, async () => {
-      result = await load('bare Koa hello-world (baseline)', { url: `http://127.0.0.1:${port}/` });
+      result = await load(name, options(`http://127.0.0.1:${port}`, ready));
       return result.requestsPerSecond * durationSeconds;
     });
     return { ...result, cpu: shares };
   } finally {
     await stop(child);
   }
+}
+
+async function baseline(): Promise<LoadResult & { cpu: CpuShare[] }> {
+  return loadChild('bench/bare-koa.ts', {}, 'bare Koa hello-world (baseline)', (url) => ({ url: `${url}/` }));
+}
+
+type Floors = Record<'pollShape' | 'pollSqlite' | 'createSqlite', LoadResult & { cpu: CpuShare[] }>;
+
+/** The floors of bench/floor-server.ts: the least a poll or a create can cost on this stack. */
+async function floors(): Promise<Floors> {
+  const body = JSON.stringify({ operation: 'test.echo', input: { message: 'benchmark' } });
+  const poll = (url: string, id: string) => ({ url: `${url}/api/v1/requests/${id}` });
+  return {
+    pollShape: await loadChild('bench/floor-server.ts', { FLOOR: 'poll-shape' }, 'floor: Koa + @koa/router, the poll response, no database', poll),
+    pollSqlite: await loadChild('bench/floor-server.ts', { FLOOR: 'poll-sqlite' }, 'floor: the same + one SQLite point read', poll),
+    createSqlite: await loadChild('bench/floor-server.ts', { FLOOR: 'create-sqlite' }, 'floor: Koa + @koa/router, JSON body, one SQLite insert, 202', (url) => ({
+      url: `${url}/api/v1/requests`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    })),
+  };
 }
 
 async function gateway(): Promise<{ create: LoadResult & { serverMsPerRequest?: number }; poll: LoadResult & { serverMsPerRequest?: number }; overhead: { p50: number; p99: number; samples: number } }> {
@@ -285,14 +311,46 @@ server and load generator together).
 `;
 }
 
+const serverCpu = (result: { cpu: CpuShare[] }) => result.cpu.find((share) => share.name === 'server process')?.msPerCreate;
+
 /** Server CPU per request, gateway against baseline: what the ratios above come down to. */
 function serverCpuLine(base: LoadResult & { cpu: CpuShare[] }, create: { serverMsPerRequest?: number }, poll: { serverMsPerRequest?: number }): string {
-  const baseServer = base.cpu.find((share) => share.name === 'bare Koa process')?.msPerCreate;
+  const baseServer = serverCpu(base);
   if (baseServer === undefined || create.serverMsPerRequest === undefined || poll.serverMsPerRequest === undefined) return '';
   const µs = (ms: number) => `${Math.round(ms * 1000)} µs`;
   return `**Server CPU per request** (user + system, from /proc): bare Koa ${µs(baseServer)}; create ${µs(create.serverMsPerRequest)} (the HTTP
 request, validation, pricing, the admission write, the job, and the in-process worker claiming, running and finishing it);
 poll ${µs(poll.serverMsPerRequest)}.`;
+}
+
+/**
+ * The floors beside the baseline: how far the targets are reachable on this stack at all, and how much of
+ * each gateway figure is the gateway's own work rather than Koa, the router, the response and SQLite.
+ */
+function floorSection(found: Floors, base: LoadResult & { cpu: CpuShare[] }, create: LoadResult, poll: LoadResult): string {
+  const µs = (result: { cpu: CpuShare[] }) => {
+    const ms = serverCpu(result);
+    return ms === undefined ? 'n/a' : `${Math.round(ms * 1000)} µs`;
+  };
+  const line = (result: LoadResult & { cpu: CpuShare[] }) => `${row(result, base)} ${µs(result)} |`;
+  const share = (gateway: LoadResult, floor: LoadResult) => `${((100 * gateway.requestsPerSecond) / floor.requestsPerSecond).toFixed(0)}%`;
+  return `### Floors: what the stack itself allows
+
+Minimal hand-written servers on the same stack (bench/floor-server.ts: Koa, @koa/router, better-sqlite3 in WAL mode),
+each doing only what any poll or create must do and answering with the gateway's response shapes: no authentication,
+validation, pricing, ledger, metrics or worker. A target above a floor cannot be met by any gateway built on this stack.
+
+| scenario | req/s | p50 ms | p99 ms | ratio to baseline | non-2xx + errors | server CPU per request |
+|---|---|---|---|---|---|---|
+${line({ ...base, cpu: base.cpu })}
+${line(found.pollShape)}
+${line(found.pollSqlite)}
+${line(found.createSqlite)}
+
+The gateway's poll runs at ${share(poll, found.pollSqlite)} of the SQLite poll floor, its create at ${share(create, found.createSqlite)} of the create floor
+(which writes one row where the gateway writes the request, its ledger entry and debit, then claims, runs and finishes
+the job in the same process).
+`;
 }
 
 function row(result: LoadResult, base: LoadResult): string {
@@ -302,6 +360,7 @@ function row(result: LoadResult, base: LoadResult): string {
 async function main(): Promise<void> {
   const base = await baseline();
   const { create, poll, overhead } = await gateway();
+  const found = await floors();
   const prod = process.env.BENCH_SKIP_PRODUCTION ? undefined : await production();
   const prodBase = prod ? await baseline() : undefined;
   const cpu = cpus();
@@ -330,7 +389,8 @@ ${serverCpuLine(base, create, poll)}
 from the request's own \`createdAtMs\`/\`completedAtMs\`): p50 ${overhead.p50} ms, p99 ${overhead.p99} ms.
 
 Targets (issue 3): create >= 0.5x baseline, poll >= 0.7x, p99 <= 25 ms at ${connections} connections, overhead p50 <= 20 ms.
-${
+
+${floorSection(found, base, create, poll)}${
   prod && prodBase
     ? `
 ## Production topology

@@ -68,7 +68,11 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
   });
   await plugins.loadFolders([join(projectRoot, 'plugins'), ...settings.plugin_dirs], settings.providers);
 
-  const database = openDatabase(settings.database.url, { poolMax: settings.database.pool_max });
+  const database = openDatabase(settings.database.url, {
+    poolMax: settings.database.pool_max,
+    checkpoints: 'background',
+    onCheckpointError: (message) => log.warn({ err: message }, 'background WAL checkpoint failed; the serving connection will checkpoint itself'),
+  });
   if (!options.skipMigrations) await migrateToLatest(database);
   const requests = new RequestStore(database.sql);
   const accounts = new AccountStore(database.sql);

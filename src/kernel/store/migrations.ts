@@ -159,6 +159,23 @@ const migrations: Migration[] = [
       await knex.schema.dropTableIfExists('rate_limit_windows');
     },
   },
+  {
+    name: '0004_retention_index',
+    async up(knex) {
+      await knex.schema.alterTable('requests', (t) => {
+        // Nothing reads requests by account; every insert paid for this index.
+        t.dropIndex(['account_id', 'created_at_ms']);
+        // The retention purge's scan: rows still holding data, oldest first, without reading finished rows one by one.
+        t.index(['data_removed_at_ms', 'created_at_ms']);
+      });
+    },
+    async down(knex) {
+      await knex.schema.alterTable('requests', (t) => {
+        t.dropIndex(['data_removed_at_ms', 'created_at_ms']);
+        t.index(['account_id', 'created_at_ms']);
+      });
+    },
+  },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

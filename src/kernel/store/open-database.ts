@@ -21,7 +21,14 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export function openDatabase(url: string, options: { poolMax?: number } = {}): Database {
+export interface OpenOptions {
+  poolMax?: number;
+  /** SQLite only: checkpoint the WAL on a thread of its own (a serving process) or in the committing call (CLI). */
+  checkpoints?: 'inline' | 'background';
+  onCheckpointError?: (message: string) => void;
+}
+
+export function openDatabase(url: string, options: OpenOptions = {}): Database {
   if (url.startsWith('sqlite:')) {
     const filename = url.slice('sqlite:'.length);
     if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
@@ -44,7 +51,7 @@ export function openDatabase(url: string, options: { poolMax?: number } = {}): D
         },
       },
     });
-    const sql = new SqliteExecutor(filename);
+    const sql = new SqliteExecutor(filename, { checkpoints: options.checkpoints, checkpointer: { onError: options.onCheckpointError } });
     return { knex, sql, dialect: 'sqlite', close: async () => Promise.all([sql.close(), knex.destroy()]).then(() => undefined) };
   }
   if (url.startsWith('mysql://')) {

@@ -6,6 +6,7 @@
 import Database from 'better-sqlite3';
 import { GroupCommit } from './group-commit.js';
 import type { SqlDatabase, SqlExecutor } from './sql-executor.js';
+import { defaultBackstopPages, SqliteCheckpointer, type CheckpointerOptions } from './sqlite-checkpointer.js';
 
 export class SqliteExecutor implements SqlDatabase {
   private readonly connection: Database.Database;
@@ -14,14 +15,22 @@ export class SqliteExecutor implements SqlDatabase {
   private current: Promise<void> | undefined;
   private readonly direct: SqlExecutor;
   private readonly groupCommit: GroupCommit;
+  private readonly checkpointer: SqliteCheckpointer | undefined;
 
-  constructor(filename: string) {
+  /** `checkpoints: 'background'` moves WAL checkpoints to a thread of their own (sqlite-checkpointer.ts). */
+  constructor(filename: string, options: { checkpoints?: 'inline' | 'background'; checkpointer?: CheckpointerOptions } = {}) {
     this.connection = new Database(filename);
     // WAL lets readers proceed during a write; NORMAL sync is durable across process crashes (not power loss).
     this.connection.pragma('journal_mode = WAL');
     this.connection.pragma('synchronous = NORMAL');
     this.connection.pragma('busy_timeout = 5000');
     this.connection.pragma('foreign_keys = ON');
+    if (options.checkpoints === 'background' && filename !== ':memory:') {
+      const backstop = options.checkpointer?.backstopPages ?? defaultBackstopPages;
+      this.connection.pragma(`wal_autocheckpoint = ${backstop}`);
+      this.connection.pragma(`journal_size_limit = ${backstop * (this.connection.pragma('page_size', { simple: true }) as number)}`);
+      this.checkpointer = new SqliteCheckpointer(filename, options.checkpointer);
+    }
     this.direct = {
       all: async <Row>(sql: string, params: unknown[] = []) => this.prepare(sql).all(...params) as Row[],
       first: async <Row>(sql: string, params: unknown[] = []) => this.prepare(sql).get(...params) as Row | undefined,
@@ -68,8 +77,14 @@ export class SqliteExecutor implements SqlDatabase {
     return this.groupCommit.transaction(work);
   }
 
+  /** The WAL size, in pages, at which this connection checkpoints by itself. */
+  walAutocheckpointPages(): number {
+    return this.connection.pragma('wal_autocheckpoint', { simple: true }) as number;
+  }
+
   async close(): Promise<void> {
     await this.groupCommit.idle();
+    await this.checkpointer?.stop();
     this.connection.close();
   }
 
