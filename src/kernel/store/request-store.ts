@@ -8,6 +8,16 @@ import type { RequestRecord, RequestStatus, RequestViewRecord } from './records.
 import { requestViewColumns, toRequestRecord, toRequestViewRecord } from './row-mapping.js';
 import type { SqlDatabase, SqlExecutor } from './sql-executor.js';
 
+// The hottest statements are built once: executors cache prepared statements by their text, and a text built
+// per call is a new string to flatten and hash on every request.
+const viewForKeySql = `SELECT ${requestViewColumns} FROM requests WHERE id = ? AND api_key_id = ?`;
+const claimSql = (taskCondition: 'NULL' | 'NOT NULL') => `UPDATE requests
+    SET status = 'processing', started_at_ms = COALESCE(started_at_ms, ?), lease_owner = ?, lease_expires_at_ms = ?,
+        attempts = attempts + ?, next_check_at_ms = NULL
+  WHERE id = ? AND task IS ${taskCondition}
+    AND (status = 'queued' OR (status = 'processing' AND (lease_owner IS NULL OR lease_expires_at_ms < ?)))`;
+const claimSqlByPhase = { start: claimSql('NULL'), poll: claimSql('NOT NULL') };
+
 export interface NewRequest {
   id: string;
   accountId: string;
@@ -59,7 +69,7 @@ export class RequestStore {
 
   /** The poll answer's columns only: half the row, and the hottest read of the API. */
   async viewForKey(id: string, apiKeyId: string): Promise<RequestViewRecord | undefined> {
-    const row = await this.db.first(`SELECT ${requestViewColumns} FROM requests WHERE id = ? AND api_key_id = ?`, [id, apiKeyId]);
+    const row = await this.db.first(viewForKeySql, [id, apiKeyId]);
     return row ? toRequestViewRecord(row) : undefined;
   }
 
@@ -90,14 +100,7 @@ export class RequestStore {
    * Start claims count an attempt; startedAtMs keeps the first start.
    */
   async claim(id: string, worker: string, nowMs: number, leaseMs: number, phase: 'start' | 'poll'): Promise<RequestRecord | undefined> {
-    const { changes } = await this.db.run(
-      `UPDATE requests
-          SET status = 'processing', started_at_ms = COALESCE(started_at_ms, ?), lease_owner = ?, lease_expires_at_ms = ?,
-              attempts = attempts + ?, next_check_at_ms = NULL
-        WHERE id = ? AND task IS ${phase === 'start' ? 'NULL' : 'NOT NULL'}
-          AND (status = 'queued' OR (status = 'processing' AND (lease_owner IS NULL OR lease_expires_at_ms < ?)))`,
-      [nowMs, worker, nowMs + leaseMs, phase === 'start' ? 1 : 0, id, nowMs],
-    );
+    const { changes } = await this.db.run(claimSqlByPhase[phase], [nowMs, worker, nowMs + leaseMs, phase === 'start' ? 1 : 0, id, nowMs]);
     return changes === 1 ? this.get(id) : undefined;
   }
 
