@@ -2,8 +2,11 @@
  * `npm run bench`: in one run, on this machine, measure
  *   1. a bare Koa hello-world (the baseline),
  *   2. POST /api/v1/requests and GET /api/v1/requests/{id} through the full embedded stack,
- *   3. gateway overhead from create to terminal state for a provider that completes instantly,
- * and write the figures, as ratios to the baseline, to docs/BENCHMARKS.md. Servers run as child
+ *   3. the floors of bench/floor-server.ts (the least a poll or a create costs on this stack),
+ *   4. gateway overhead from create to terminal state for a provider that completes instantly,
+ *   5. the production topology (2 API + 2 workers on MariaDB + RabbitMQ),
+ * and write the figures, as ratios to the baseline, to docs/BENCHMARKS.md. 1-3 repeat BENCH_ROUNDS times
+ * (default 3), interleaved, and each ratio is taken within its round. Servers run as child
  * processes; the load generator (autocannon) runs here, so both sides share the same two cores in
  * every scenario and the ratio is fair.
  */
@@ -18,6 +21,8 @@ import { freePort } from '../test/support/free-port.js';
 const root = new URL('..', import.meta.url).pathname;
 const durationSeconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+/** Embedded scenarios repeat this many times, interleaved; the report gives medians. */
+const roundCount = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 
 interface LoadResult {
   name: string;
@@ -105,7 +110,7 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 /** Runs a bench server script as a child process and loads it; CPU is counted for the child and for autocannon. */
-async function loadChild(script: string, env: Record<string, string>, name: string, options: (url: string, ready: string) => autocannon.Options): Promise<LoadResult & { cpu: CpuShare[] }> {
+async function loadChild(script: string, env: Record<string, string>, name: string, options: (url: string, ready: string) => autocannon.Options): Promise<Measured> {
   const port = await freePort();
   const child = fork(join(root, script), { env: { ...process.env, ...env, PORT: String(port) }, execArgv: ['--import', 'tsx'] });
   const ready = await new Promise<string>((resolve, reject) => {
@@ -128,11 +133,11 @@ async function loadChild(script: string, env: Record<string, string>, name: stri
   }
 }
 
-async function baseline(): Promise<LoadResult & { cpu: CpuShare[] }> {
+async function baseline(): Promise<Measured> {
   return loadChild('bench/bare-koa.ts', {}, 'bare Koa hello-world (baseline)', (url) => ({ url: `${url}/` }));
 }
 
-type Floors = Record<'pollShape' | 'pollSqlite' | 'createSqlite', LoadResult & { cpu: CpuShare[] }>;
+type Floors = Record<'pollShape' | 'pollSqlite' | 'createSqlite', Measured>;
 
 /** The floors of bench/floor-server.ts: the least a poll or a create can cost on this stack. */
 async function floors(): Promise<Floors> {
@@ -150,7 +155,14 @@ async function floors(): Promise<Floors> {
   };
 }
 
-async function gateway(): Promise<{ create: LoadResult & { serverMsPerRequest?: number }; poll: LoadResult & { serverMsPerRequest?: number }; overhead: { p50: number; p99: number; samples: number } }> {
+type Measured = LoadResult & { cpu: CpuShare[] };
+interface Overhead {
+  p50: number;
+  p99: number;
+  samples: number;
+}
+
+async function gateway(withOverhead: boolean): Promise<{ create: Measured; poll: Measured; overhead?: Overhead }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'mediagate-bench-'));
   const port = await freePort();
   const env = {
@@ -172,13 +184,13 @@ async function gateway(): Promise<{ create: LoadResult & { serverMsPerRequest?: 
     // The instant provider isolates the gateway's own cost: validation, pricing, the durable write, the queue.
     const body = JSON.stringify({ operation: 'test.echo', input: { message: 'benchmark' } });
 
-    const measured = async (name: string, options: autocannon.Options): Promise<LoadResult & { serverMsPerRequest?: number }> => {
+    const measured = async (name: string, options: autocannon.Options): Promise<Measured> => {
       let result!: LoadResult;
-      const { shares } = await cpuPerCreate([{ name: 'gateway', pids: [child.pid!] }], async () => {
+      const { shares } = await cpuPerCreate([{ name: 'server process', pids: [child.pid!] }], async () => {
         result = await load(name, options);
         return result.requestsPerSecond * durationSeconds;
       });
-      return { ...result, serverMsPerRequest: shares[0]?.msPerCreate };
+      return { ...result, cpu: shares };
     };
     const create = await measured('POST /api/v1/requests (full stack)', { url: `${url}/api/v1/requests`, method: 'POST', headers, body });
     // The worker drains the backlog of the create run before the poll run starts, so each measures one thing.
@@ -186,6 +198,7 @@ async function gateway(): Promise<{ create: LoadResult & { serverMsPerRequest?: 
     await waitUntilTerminal(url, headers, first.id);
     const poll = await measured('GET /api/v1/requests/{id} (full stack)', { url: `${url}/api/v1/requests/${first.id}`, headers: { 'x-api-key': key } });
 
+    if (!withOverhead) return { create, poll };
     // Overhead: create -> terminal, one request at a time on an idle gateway, read from the request's own timestamps.
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const samples: number[] = [];
@@ -313,43 +326,94 @@ server and load generator together).
 
 const serverCpu = (result: { cpu: CpuShare[] }) => result.cpu.find((share) => share.name === 'server process')?.msPerCreate;
 
-/** Server CPU per request, gateway against baseline: what the ratios above come down to. */
-function serverCpuLine(base: LoadResult & { cpu: CpuShare[] }, create: { serverMsPerRequest?: number }, poll: { serverMsPerRequest?: number }): string {
-  const baseServer = serverCpu(base);
-  if (baseServer === undefined || create.serverMsPerRequest === undefined || poll.serverMsPerRequest === undefined) return '';
-  const µs = (ms: number) => `${Math.round(ms * 1000)} µs`;
-  return `**Server CPU per request** (user + system, from /proc): bare Koa ${µs(baseServer)}; create ${µs(create.serverMsPerRequest)} (the HTTP
-request, validation, pricing, the admission write, the job, and the in-process worker claiming, running and finishing it);
-poll ${µs(poll.serverMsPerRequest)}.`;
+type Scenario = 'base' | 'create' | 'poll' | 'pollShape' | 'pollSqlite' | 'createSqlite';
+type Round = Record<Scenario, Measured>;
+
+interface Summary {
+  name: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  /** Median over rounds of this scenario's rate divided by the reference's rate in the same round. */
+  ratio: number;
+  ratioMin: number;
+  ratioMax: number;
+  failures: number;
+  serverMicroseconds?: number;
 }
 
-/**
- * The floors beside the baseline: how far the targets are reachable on this stack at all, and how much of
- * each gateway figure is the gateway's own work rather than Koa, the router, the response and SQLite.
- */
-function floorSection(found: Floors, base: LoadResult & { cpu: CpuShare[] }, create: LoadResult, poll: LoadResult): string {
-  const µs = (result: { cpu: CpuShare[] }) => {
-    const ms = serverCpu(result);
-    return ms === undefined ? 'n/a' : `${Math.round(ms * 1000)} µs`;
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** One scenario over every round; ratios are taken within a round, where both sides met the same machine. */
+function summarize(rounds: Round[], scenario: Scenario, reference: Scenario = 'base'): Summary {
+  const runs = rounds.map((round) => round[scenario]);
+  const ratios = rounds.map((round) => round[scenario].requestsPerSecond / round[reference].requestsPerSecond);
+  const cpu = runs.map(serverCpu).filter((ms): ms is number => ms !== undefined);
+  return {
+    name: runs[0].name,
+    requestsPerSecond: Math.round(median(runs.map((run) => run.requestsPerSecond))),
+    p50: median(runs.map((run) => run.p50)),
+    p99: median(runs.map((run) => run.p99)),
+    ratio: median(ratios),
+    ratioMin: Math.min(...ratios),
+    ratioMax: Math.max(...ratios),
+    failures: runs.reduce((sum, run) => sum + run.non2xx + run.errors, 0),
+    serverMicroseconds: cpu.length > 0 ? Math.round(median(cpu) * 1000) : undefined,
   };
-  const line = (result: LoadResult & { cpu: CpuShare[] }) => `${row(result, base)} ${µs(result)} |`;
-  const share = (gateway: LoadResult, floor: LoadResult) => `${((100 * gateway.requestsPerSecond) / floor.requestsPerSecond).toFixed(0)}%`;
-  return `### Floors: what the stack itself allows
+}
+
+function summaryRow(summary: Summary): string {
+  const range = summary.ratioMin === summary.ratioMax ? '' : ` (${summary.ratioMin.toFixed(2)}-${summary.ratioMax.toFixed(2)})`;
+  const cpu = summary.serverMicroseconds === undefined ? 'n/a' : `${summary.serverMicroseconds} µs`;
+  return `| ${summary.name} | ${summary.requestsPerSecond} | ${summary.p50} | ${summary.p99} | ${summary.ratio.toFixed(2)}x${range} | ${summary.failures} | ${cpu} |`;
+}
+
+const tableHead = `| scenario | req/s | p50 ms | p99 ms | ratio to baseline (range) | non-2xx + errors | server CPU per request |
+|---|---|---|---|---|---|---|`;
+
+/**
+ * The embedded gateway beside the baseline, then the floors: how far the targets are reachable on this stack
+ * at all, and how much of each gateway figure is the gateway's own work rather than Koa, the router, the
+ * response and SQLite.
+ */
+function embeddedSection(rounds: Round[], overhead: Overhead): string {
+  const share = (scenario: Scenario, floor: Scenario) => `${(100 * summarize(rounds, scenario, floor).ratio).toFixed(0)}%`;
+  return `**Method**: ${rounds.length} rounds. Each round runs the baseline, the gateway and the floors back to back, and every ratio
+is taken within its round, so a slow minute of this shared machine moves both sides. The tables give medians over the
+rounds (req/s, p50, p99, server CPU) and the median ratio with its range. Server CPU per request is user + system time
+of the server process (all its threads) from /proc, divided by the requests it answered.
+
+${tableHead}
+${summaryRow(summarize(rounds, 'base'))}
+${summaryRow(summarize(rounds, 'create'))}
+${summaryRow(summarize(rounds, 'poll'))}
+
+A create's server CPU covers the HTTP request, validation, pricing, the admission write and the job, and the in-process
+worker claiming, running and finishing it while the load goes on.
+
+**Gateway overhead** (create -> terminal state, instant provider, one request at a time, ${overhead.samples} samples,
+from the request's own \`createdAtMs\`/\`completedAtMs\`): p50 ${overhead.p50} ms, p99 ${overhead.p99} ms.
+
+Targets (issue 3): create >= 0.5x baseline, poll >= 0.7x, p99 <= 25 ms at ${connections} connections, overhead p50 <= 20 ms.
+
+### Floors: what the stack itself allows
 
 Minimal hand-written servers on the same stack (bench/floor-server.ts: Koa, @koa/router, better-sqlite3 in WAL mode),
 each doing only what any poll or create must do and answering with the gateway's response shapes: no authentication,
 validation, pricing, ledger, metrics or worker. A target above a floor cannot be met by any gateway built on this stack.
 
-| scenario | req/s | p50 ms | p99 ms | ratio to baseline | non-2xx + errors | server CPU per request |
-|---|---|---|---|---|---|---|
-${line({ ...base, cpu: base.cpu })}
-${line(found.pollShape)}
-${line(found.pollSqlite)}
-${line(found.createSqlite)}
+${tableHead}
+${summaryRow(summarize(rounds, 'pollShape'))}
+${summaryRow(summarize(rounds, 'pollSqlite'))}
+${summaryRow(summarize(rounds, 'createSqlite'))}
 
-The gateway's poll runs at ${share(poll, found.pollSqlite)} of the SQLite poll floor, its create at ${share(create, found.createSqlite)} of the create floor
-(which writes one row where the gateway writes the request, its ledger entry and debit, then claims, runs and finishes
-the job in the same process).
+The gateway's poll runs at ${share('poll', 'pollSqlite')} of the SQLite poll floor (median of the rounds), its create at ${share('create', 'createSqlite')} of the
+create floor, which writes one row where the gateway writes the request, its ledger entry and debit, then claims, runs
+and finishes the job in the same process.
 `;
 }
 
@@ -358,17 +422,21 @@ function row(result: LoadResult, base: LoadResult): string {
 }
 
 async function main(): Promise<void> {
-  const base = await baseline();
-  const { create, poll, overhead } = await gateway();
-  const found = await floors();
+  const rounds: Round[] = [];
+  let overhead: Overhead | undefined;
+  for (let index = 0; index < roundCount; index += 1) {
+    const base = await baseline();
+    const measured = await gateway(index === roundCount - 1);
+    overhead ??= measured.overhead;
+    rounds.push({ base, create: measured.create, poll: measured.poll, ...(await floors()) });
+  }
   const prod = process.env.BENCH_SKIP_PRODUCTION ? undefined : await production();
   const prodBase = prod ? await baseline() : undefined;
   const cpu = cpus();
   const report = `# Benchmarks
 
-Produced by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}. Each figure is from one run: the
-baseline and the gateway are measured in the same run, on the same machine, so compare the **ratios**,
-not the absolute numbers (this machine is shared and noisy).
+Produced by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}. The baseline and the gateway are measured in
+the same run, on the same machine, so compare the **ratios**, not the absolute numbers (this machine is shared and noisy).
 
 **Machine**: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM
 (${(freemem() / 2 ** 30).toFixed(0)} GiB free at the start), ${platform()} ${release()}, Node ${process.version}.
@@ -377,20 +445,8 @@ server is a child process (the gateway: \`mediagate start all\`, embedded SQLite
 The gateway scenarios use \`test.echo\` with a provider that answers at once, so they measure the gateway itself
 (auth, validation, pricing, the create transaction, queueing, the worker finishing each request concurrently).
 
-| scenario | req/s | p50 ms | p99 ms | ratio to baseline | non-2xx + errors |
-|---|---|---|---|---|---|
-| ${base.name} | ${base.requestsPerSecond} | ${base.p50} | ${base.p99} | 1.00x | ${base.non2xx + base.errors} |
-${row(create, base)}
-${row(poll, base)}
-
-${serverCpuLine(base, create, poll)}
-
-**Gateway overhead** (create -> terminal state, instant provider, one request at a time, ${overhead.samples} samples,
-from the request's own \`createdAtMs\`/\`completedAtMs\`): p50 ${overhead.p50} ms, p99 ${overhead.p99} ms.
-
-Targets (issue 3): create >= 0.5x baseline, poll >= 0.7x, p99 <= 25 ms at ${connections} connections, overhead p50 <= 20 ms.
-
-${floorSection(found, base, create, poll)}${
+${embeddedSection(rounds, overhead!)}
+${
   prod && prodBase
     ? `
 ## Production topology
