@@ -33,6 +33,13 @@ interface LoadResult {
   errors: number;
 }
 
+/** Load before each measured run, so every server is measured warm (JIT-compiled, pools and caches filled). */
+const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+
+async function warm(options: autocannon.Options): Promise<void> {
+  if (warmupSeconds > 0) await autocannon({ connections, duration: warmupSeconds, ...options });
+}
+
 async function load(name: string, options: autocannon.Options): Promise<LoadResult> {
   const result = await autocannon({ connections, duration: durationSeconds, ...options });
   return {
@@ -123,8 +130,10 @@ async function loadChild(script: string, env: Record<string, string>, name: stri
       { name: 'server process', pids: [child.pid!] },
       { name: 'autocannon (load generator)', pids: [process.pid] },
     ];
+    const loadOptions = options(`http://127.0.0.1:${port}`, ready);
+    await warm(loadOptions);
     const { shares } = await cpuPerCreate(components, async () => {
-      result = await load(name, options(`http://127.0.0.1:${port}`, ready));
+      result = await load(name, loadOptions);
       return result.requestsPerSecond * durationSeconds;
     });
     return { ...result, cpu: shares };
@@ -185,6 +194,7 @@ async function gateway(withOverhead: boolean): Promise<{ create: Measured; poll:
     const body = JSON.stringify({ operation: 'test.echo', input: { message: 'benchmark' } });
 
     const measured = async (name: string, options: autocannon.Options): Promise<Measured> => {
+      await warm(options);
       let result!: LoadResult;
       const { shares } = await cpuPerCreate([{ name: 'server process', pids: [child.pid!] }], async () => {
         result = await load(name, options);
@@ -440,7 +450,7 @@ the same run, on the same machine, so compare the **ratios**, not the absolute n
 
 **Machine**: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM
 (${(freemem() / 2 ** 30).toFixed(0)} GiB free at the start), ${platform()} ${release()}, Node ${process.version}.
-**Load**: autocannon, ${connections} connections, ${durationSeconds} s per scenario, in the parent process; each
+**Load**: autocannon, ${connections} connections, ${durationSeconds} s per scenario (embedded scenarios and floors after ${warmupSeconds} s of the same load, unmeasured), in the parent process; each
 server is a child process (the gateway: \`mediagate start all\`, embedded SQLite + in-process queue + worker).
 The gateway scenarios use \`test.echo\` with a provider that answers at once, so they measure the gateway itself
 (auth, validation, pricing, the create transaction, queueing, the worker finishing each request concurrently).
