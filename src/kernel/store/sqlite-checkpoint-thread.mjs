@@ -8,7 +8,7 @@ const { filename, intervalMs } = workerData;
 const connection = new Database(filename);
 
 // PASSIVE never waits for or blocks the serving connection: it copies what no reader still needs back into
-// the database file and fsyncs, and the serving connection restarts the WAL once all of it is copied.
+// the database file and fsyncs. Starting the WAL over is the serving connection's part (its backstop).
 const timer = setInterval(() => {
   try {
     connection.pragma('wal_checkpoint(PASSIVE)');
