@@ -33,7 +33,8 @@ const read = db.prepare(
 const publicUrl = `http://127.0.0.1:${process.env.PORT}`;
 
 type Row = Record<string, unknown>;
-const stored: Row = { id: seededId, operation: 'test.echo', status: 'succeeded', billable_credits: 2, input: '{"message":"benchmark"}', output: '{"status":"succeeded","echo":"benchmark"}', error_message: null, created_at_ms: 1, started_at_ms: 2, completed_at_ms: 3, data_removed_at_ms: null };
+// The poll-shape floor answers this row, read once here instead of per request.
+const stored = read.get(seededId, 'key_floor') as Row;
 
 function requestObject(row: Row) {
   return {

@@ -68,6 +68,8 @@ async function pidsOf(name: string): Promise<number[]> {
   return stdout.split('\n').filter(Boolean).map(Number);
 }
 
+type Measured = LoadResult & { cpu: CpuShare[] };
+
 interface CpuShare {
   name: string;
   /** CPU milliseconds this component spent per accepted create. */
@@ -164,7 +166,6 @@ async function floors(): Promise<Floors> {
   };
 }
 
-type Measured = LoadResult & { cpu: CpuShare[] };
 interface Overhead {
   p50: number;
   p99: number;

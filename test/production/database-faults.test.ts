@@ -61,27 +61,22 @@ describe('database connection dropped mid-transaction (MariaDB)', function () {
   it('retries a create whose transaction lost its connection, and writes it exactly once', async () => {
     let sabotaged = false;
     // The real database, except that the first transaction loses its connection right after its first statement.
-    const sabotaging: SqlDatabase = {
-      all: (sql, params) => database.sql.all(sql, params),
-      first: (sql, params) => database.sql.first(sql, params),
-      run: (sql, params) => database.sql.run(sql, params),
-      close: () => database.sql.close(),
-      transaction: (work) =>
-        database.sql.transaction(async (tx) => {
-          if (sabotaged) return work(tx);
-          sabotaged = true;
-          const wrapped: SqlExecutor = {
-            all: tx.all.bind(tx),
-            first: tx.first.bind(tx),
-            run: async (sql, params) => {
-              const result = await tx.run(sql, params);
-              await killConnectionOf(tx);
-              return result;
-            },
-          };
-          return work(wrapped);
-        }),
-    };
+    const sabotaging = withTransactions((work) =>
+      database.sql.transaction(async (tx) => {
+        if (sabotaged) return work(tx);
+        sabotaged = true;
+        const wrapped: SqlExecutor = {
+          all: tx.all.bind(tx),
+          first: tx.first.bind(tx),
+          run: async (sql, params) => {
+            const result = await tx.run(sql, params);
+            await killConnectionOf(tx);
+            return result;
+          },
+        };
+        return work(wrapped);
+      }),
+    );
     const { creator, shutdown } = await creatorOn(sabotaging);
     const accountId = newId('acct');
     await new AccountStore(database.sql).createAccount({ id: accountId, email: 'a@example.com', plan: 'p', creditsBalance: 10, createdAtMs: Date.now() });
@@ -100,18 +95,12 @@ describe('database connection dropped mid-transaction (MariaDB)', function () {
   it('answers every create of a batch whose COMMIT went through but whose acknowledgement was lost, writing each once', async () => {
     let lost = false;
     // The real database, except that the first transaction commits and then reports a lost connection.
-    const forgetful: SqlDatabase = {
-      all: (sql, params) => database.sql.all(sql, params),
-      first: (sql, params) => database.sql.first(sql, params),
-      run: (sql, params) => database.sql.run(sql, params),
-      close: () => database.sql.close(),
-      transaction: async (work) => {
-        const result = await database.sql.transaction(work);
-        if (lost) return result;
-        lost = true;
-        throw Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST' });
-      },
-    };
+    const forgetful = withTransactions(async (work) => {
+      const result = await database.sql.transaction(work);
+      if (lost) return result;
+      lost = true;
+      throw Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST' });
+    });
     const { creator, shutdown } = await creatorOn(forgetful);
     const accountId = newId('acct');
     await new AccountStore(database.sql).createAccount({ id: accountId, email: 'a@example.com', plan: 'p', creditsBalance: 100, createdAtMs: Date.now() });
@@ -125,6 +114,17 @@ describe('database connection dropped mid-transaction (MariaDB)', function () {
     expect((await new AccountStore(database.sql).getAccount(accountId))!.creditsBalance).to.equal(94);
     shutdown();
   });
+
+  /** The real database, with its transactions run by `transaction` instead. */
+  function withTransactions(transaction: SqlDatabase['transaction']): SqlDatabase {
+    return {
+      all: (sql, params) => database.sql.all(sql, params),
+      first: (sql, params) => database.sql.first(sql, params),
+      run: (sql, params) => database.sql.run(sql, params),
+      close: () => database.sql.close(),
+      transaction,
+    };
+  }
 
   /** A RequestCreator on `db` with the fixture manifests and plugins. */
   async function creatorOn(db: SqlDatabase): Promise<{ creator: RequestCreator; shutdown: () => void }> {

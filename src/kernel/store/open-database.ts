@@ -8,7 +8,7 @@ import knexFactory, { type Knex } from 'knex';
 import { migrationSource } from './migrations.js';
 import { MysqlExecutor } from './mysql-executor.js';
 import type { SqlDatabase } from './sql-executor.js';
-import { SqliteExecutor } from './sqlite-executor.js';
+import { configureConnection, SqliteExecutor } from './sqlite-executor.js';
 
 export type DatabaseDialect = 'sqlite' | 'mysql';
 
@@ -42,11 +42,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
         min: 1,
         max: 1,
         afterCreate(connection: SqliteConnection, done: (error: Error | null, connection: unknown) => void) {
-          // WAL lets readers proceed during a write; NORMAL sync is durable across process crashes (not power loss).
-          connection.pragma('journal_mode = WAL');
-          connection.pragma('synchronous = NORMAL');
-          connection.pragma('busy_timeout = 5000');
-          connection.pragma('foreign_keys = ON');
+          configureConnection(connection);
           done(null, connection);
         },
       },

@@ -8,6 +8,15 @@ import { GroupCommit } from './group-commit.js';
 import type { SqlDatabase, SqlExecutor } from './sql-executor.js';
 import { defaultBackstopPages, SqliteCheckpointer, type CheckpointerOptions } from './sqlite-checkpointer.js';
 
+/** Every connection to the store's file, this executor's and knex's alike. */
+export function configureConnection(connection: { pragma(sql: string): unknown }): void {
+  // WAL lets readers proceed during a write; NORMAL sync is durable across process crashes (not power loss).
+  connection.pragma('journal_mode = WAL');
+  connection.pragma('synchronous = NORMAL');
+  connection.pragma('busy_timeout = 5000');
+  connection.pragma('foreign_keys = ON');
+}
+
 export class SqliteExecutor implements SqlDatabase {
   private readonly connection: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
@@ -20,11 +29,7 @@ export class SqliteExecutor implements SqlDatabase {
   /** `checkpoints: 'background'` moves WAL checkpoints to a thread of their own (sqlite-checkpointer.ts). */
   constructor(filename: string, options: { checkpoints?: 'inline' | 'background'; checkpointer?: CheckpointerOptions } = {}) {
     this.connection = new Database(filename);
-    // WAL lets readers proceed during a write; NORMAL sync is durable across process crashes (not power loss).
-    this.connection.pragma('journal_mode = WAL');
-    this.connection.pragma('synchronous = NORMAL');
-    this.connection.pragma('busy_timeout = 5000');
-    this.connection.pragma('foreign_keys = ON');
+    configureConnection(this.connection);
     if (options.checkpoints === 'background' && filename !== ':memory:') {
       const backstop = options.checkpointer?.backstopPages ?? defaultBackstopPages;
       this.connection.pragma(`wal_autocheckpoint = ${backstop}`);
