@@ -1,18 +1,12 @@
 /**
- * The two media steps fal results sometimes need, done with the static ffmpeg/ffprobe binaries the gateway
- * ships (@ffmpeg-installer/ffmpeg, @ffprobe-installer/ffprobe): pulling the audio track out of a video, and
- * reading a video's length. Arguments are arrays (no shell), and the child dies with the call's signal.
+ * The two media steps fal results sometimes need, done with the SDK's ffmpeg wrapper: pulling the audio track
+ * out of a video, and reading a video's length. What the tools print stays in the log; the error says which
+ * step failed.
  */
-import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
-import ffprobeInstaller from '@ffprobe-installer/ffprobe';
-import { ProviderError } from '../../src/kernel/plugin-sdk/index.js';
+import { MediaToolError, probeMedia, ProviderError, runFfmpeg } from '../../src/kernel/plugin-sdk/index.js';
 import { PROVIDER_ID, type FalContext } from './fal-vendor.js';
-
-const run = promisify(execFile);
 
 /**
  * The video's audio track as MP3 (`-vn -acodec libmp3lame`): a file every client plays, whatever codec the
@@ -23,7 +17,11 @@ export async function extractAudioTrackMp3(ctx: FalContext, video: Buffer): Prom
   const source = join(dir, 'source-video');
   const target = join(dir, 'audio-track.mp3');
   await writeFile(source, video);
-  await tool(ctx, 'ffmpeg', ffmpegInstaller.path, ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', '-i', source, '-vn', '-acodec', 'libmp3lame', target]);
+  try {
+    await runFfmpeg(['-i', source, '-vn', '-acodec', 'libmp3lame', target], { signal: ctx.signal });
+  } catch (error) {
+    throw toolFailure(ctx, error, 'the audio track of the fal result could not be extracted');
+  }
   return readFile(target);
 }
 
@@ -31,21 +29,22 @@ export async function extractAudioTrackMp3(ctx: FalContext, video: Buffer): Prom
 export async function videoDurationSeconds(ctx: FalContext, video: Buffer): Promise<number> {
   const source = join(await ctx.scratchDir(), 'probed-video');
   await writeFile(source, video);
-  const stdout = await tool(ctx, 'ffprobe', ffprobeInstaller.path, ['-v', 'error', '-show_entries', 'format=duration', '-of', 'default=noprint_wrappers=1:nokey=1', source]);
-  const seconds = Number.parseFloat(stdout.trim());
-  if (!Number.isFinite(seconds) || seconds < 0) throw permanent(`ffprobe could not read the length of the video (${stdout.trim() || 'no output'})`);
+  let seconds: number;
+  try {
+    seconds = (await probeMedia(source, ctx.signal)).durationSeconds;
+  } catch (error) {
+    throw toolFailure(ctx, error, 'the length of the video could not be read');
+  }
+  if (!Number.isFinite(seconds) || seconds <= 0) throw permanent('the length of the video could not be read');
   return seconds;
 }
 
-async function tool(ctx: FalContext, name: string, binary: string, args: string[]): Promise<string> {
-  try {
-    return (await run(binary, args, { signal: ctx.signal, maxBuffer: 1024 * 1024 })).stdout;
-  } catch (error) {
-    // An abort comes from the kernel (timeout, shutdown), not from the media: the call may be tried again.
-    if (ctx.signal.aborted) throw new ProviderError(`${PROVIDER_ID}: ${name} was aborted`, { provider: PROVIDER_ID, retryable: true });
-    const stderr = String((error as { stderr?: unknown }).stderr ?? '').trim().split('\n').slice(-3).join(' | ');
-    throw permanent(`${name} failed on the fal result: ${stderr || (error as Error).message}`);
-  }
+function toolFailure(ctx: FalContext, error: unknown, message: string): ProviderError {
+  const detail = error instanceof MediaToolError ? `${error.message}: ${error.detail}` : String(error);
+  ctx.log.warn({ requestId: ctx.requestId, detail }, `${PROVIDER_ID}: ${message}`);
+  // An abort comes from the kernel (timeout, shutdown), not from the media: the call may be tried again.
+  if (error instanceof MediaToolError && error.retryable) return new ProviderError(`${PROVIDER_ID}: media processing was interrupted`, { provider: PROVIDER_ID, retryable: true });
+  return permanent(message);
 }
 
 function permanent(message: string): ProviderError {

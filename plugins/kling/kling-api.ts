@@ -4,6 +4,11 @@
  * or `failed`). Each endpoint file brings only its request map and its result transform.
  * Reference: https://app.klingai.com/global/dev/document-api/apiReference/commonInfo (error codes) and the
  * endpoint pages under https://app.klingai.com/global/dev/document-api/apiReference/model/.
+ *
+ * Every create carries our request id as Kling's `external_task_id`, the "customized task ID" each create
+ * page documents: unique per account, echoed in `data.task_info`, and accepted in place of `task_id` by the
+ * endpoint's query (`GET <path>/{id}`: "choose one of the two query methods"). A create whose answer was
+ * lost is therefore looked up by that id (`reconcile`), never sent again blindly.
  */
 import {
   pick,
@@ -40,15 +45,36 @@ export interface KlingTaskEndpoint {
   finish(body: unknown, task: ProviderTask, ctx: KlingContext, route: RoutedModel): Promise<JsonObject>;
 }
 
-/** A handler for one task endpoint: both halves are always there, so callers that dispatch need no checks. */
-export type KlingTaskHandler = Required<Pick<KlingHandler, 'start' | 'status'>>;
+/** A handler for one task endpoint: every part is always there, so callers that dispatch need no checks. */
+export type KlingTaskHandler = Required<Pick<KlingHandler, 'start' | 'status' | 'reconcile'>>;
+
+/**
+ * Kling's answer for an id it does not know: HTTP 404 with envelope code 1203, "the requested resource does
+ * not exist" (commonInfo, error codes). Either one proves the lookup found no task.
+ */
+const NOT_FOUND_STATUS = 404;
+const NOT_FOUND_CODE = '1203';
 
 export function klingTaskHandler(endpoint: KlingTaskEndpoint): KlingTaskHandler {
   return {
     async start(input, ctx, route) {
-      const body = endpoint.request(input, route);
+      const body = { ...endpoint.request(input, route), external_task_id: ctx.requestId };
       const response = await klingHttp(ctx).request({ method: 'POST', path: endpoint.path, json: body });
       const taskId = requireField<string>(unwrap(response.data, `POST /${endpoint.path}`), 'data.task_id', PROVIDER_ID);
+      return { task: { taskId, state: endpoint.remember?.(input) ?? {} } };
+    },
+
+    /** The task our request id names, by Kling's query on `external_task_id`; 'absent' when Kling has none. */
+    async reconcile(input, ctx) {
+      const path = `${endpoint.path}/${encodeURIComponent(ctx.requestId)}`;
+      let body: unknown;
+      try {
+        body = unwrap((await klingHttp(ctx).request({ path })).data, `GET /${path}`);
+      } catch (error) {
+        if (isNotFound(error)) return 'absent';
+        throw error;
+      }
+      const taskId = requireField<string>(body, 'data.task_id', PROVIDER_ID);
       return { task: { taskId, state: endpoint.remember?.(input) ?? {} } };
     },
 
@@ -114,6 +140,10 @@ function describeError(body: unknown): { message?: string; code?: string } {
   };
 }
 
+function isNotFound(error: unknown): boolean {
+  return ProviderError.is(error) && (error.details.vendorStatus === NOT_FOUND_STATUS || error.details.vendorCode === NOT_FOUND_CODE);
+}
+
 /** The body of a 2xx answer, checked: Kling also reports failures as HTTP 200 with a non-zero `code`. */
 function unwrap(body: unknown, call: string): unknown {
   const code = requireField<number>(body, 'code', PROVIDER_ID, 'number');
@@ -124,5 +154,6 @@ function unwrap(body: unknown, call: string): unknown {
     retryable: RETRYABLE_CODES.has(code),
     vendorStatus: 200,
     vendorCode: String(code),
+    refused: true,
   });
 }

@@ -11,6 +11,7 @@ import { textToVideo } from './text2video.js';
 
 export const videoGenerate: KlingHandler = {
   start: (input, ctx, route) => endpointFor(input).start(input, ctx, route),
+  reconcile: (input, ctx, route) => endpointFor(input).reconcile(input, ctx, route),
   status: (task, ctx, route) => (task.state?.path === IMAGE2VIDEO_PATH ? framesToVideo : textToVideo).status(task, ctx, route),
 };
 

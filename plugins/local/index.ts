@@ -4,8 +4,8 @@
  * honest double in tests. Every `start` does the whole job and returns `{ done }`; there is no task
  * to poll.
  */
-import { definePlugin } from '../../src/kernel/plugin-sdk/index.js';
-import { localConfigSchema, PROVIDER_ID, type LocalConfig } from './local-config.js';
+import { definePlugin, MediaToolError } from '../../src/kernel/plugin-sdk/index.js';
+import { localConfigSchema, PROVIDER_ID, type LocalConfig, type LocalHandler } from './local-config.js';
 import { imageEdit } from './operations/image-edit.js';
 import { imageGenerate } from './operations/image-generate.js';
 import { lipsyncGenerate } from './operations/lipsync-generate.js';
@@ -29,7 +29,9 @@ export default definePlugin<LocalConfig>({
   configSchema: localConfigSchema,
   // Needs no credentials or network: always available.
   isEnabled: (config) => config.enabled !== false,
-  operations: {
+  // Its media is generated, not a vendor's: production never substitutes it for a vendor's model.
+  synthetic: true,
+  operations: logFailureCauses({
     'prompt.enhance.video': promptEnhanceVideo,
     'prompt.enhance.image': promptEnhanceImage,
     'image.generate': imageGenerate,
@@ -48,5 +50,35 @@ export default definePlugin<LocalConfig>({
     'partner2.video.remix': partner2VideoRemix,
     'partner2.video.generate_with_characters': partner2GenerateWithCharacters,
     'partner2.character.create': partner2CharacterCreate,
-  },
+  }),
 });
+
+/**
+ * Failures carry a client-safe message; what ffmpeg, ffprobe or sharp said (with scratch paths) is on the
+ * error's `cause` and goes to the log here, once, with the request id.
+ */
+function logFailureCauses(handlers: Record<string, LocalHandler>): Record<string, LocalHandler> {
+  return Object.fromEntries(
+    Object.entries(handlers).map(([operation, handler]) => [
+      operation,
+      {
+        ...handler,
+        async start(input, ctx, route) {
+          try {
+            return await handler.start(input, ctx, route);
+          } catch (error) {
+            if (error instanceof Error && error.cause !== undefined) {
+              ctx.log.warn({ requestId: ctx.requestId, operation, err: error.message, cause: describeCause(error.cause) }, 'local operation failed');
+            }
+            throw error;
+          }
+        },
+      },
+    ]),
+  );
+}
+
+function describeCause(cause: unknown): string {
+  if (cause instanceof MediaToolError) return `${cause.message}: ${cause.detail}`;
+  return cause instanceof Error ? cause.message : String(cause);
+}

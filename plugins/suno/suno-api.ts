@@ -22,6 +22,7 @@ export async function sunoCall(ctx: SunoContext, request: VendorRequest): Promis
     retryable: RETRYABLE_CODES.has(code),
     vendorStatus: response.status,
     vendorCode: String(code),
+    refused: true,
   });
 }
 

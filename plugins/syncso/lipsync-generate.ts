@@ -17,8 +17,14 @@ export const lipsyncGenerate: SyncsoHandler = {
   async start(input: JsonObject, ctx: SyncsoContext, route: RoutedModel): Promise<StartResult> {
     const body = createGenerationBody(input, route);
     const audio = await ctx.blobs.rehost(hostedUrl(input, 'audio_url'));
-    const { data } = await syncsoHttp(ctx).request({ method: 'POST', path: CREATE_GENERATION_PATH, headers: idempotencyHeaders(ctx.requestId), json: body });
+    // Keyed by our request id, so a resend after a lost answer finds the same generation (create-generation.ts).
+    const { data } = await syncsoHttp(ctx).request({ method: 'POST', path: CREATE_GENERATION_PATH, headers: idempotencyHeaders(ctx.requestId), json: body, idempotent: true });
     return { task: { taskId: requireField<string>(data, 'id', PROVIDER_ID), state: { audio_url: audio.url } } };
+  },
+
+  /** A submission whose answer was lost is resent with the same key: sync. answers with the generation it has. */
+  reconcile(input: JsonObject, ctx: SyncsoContext, route: RoutedModel): Promise<StartResult> {
+    return lipsyncGenerate.start(input, ctx, route);
   },
 
   async status(task: ProviderTask, ctx: SyncsoContext, route: RoutedModel): Promise<StatusResult> {

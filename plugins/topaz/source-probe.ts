@@ -2,14 +2,10 @@
  * What Topaz must be told about the source before it takes the upload: container, byte size, duration, frame
  * rate, frame count and resolution (create request, https://developer.topazlabs.com/video-api/api-walkthrough).
  * Clients send only `duration_seconds`, and only as a pricing hint, so the rest is read from the file itself
- * with the static ffprobe of @ffprobe-installer (arguments as an array, never a shell string).
+ * with the SDK's ffprobe wrapper.
  */
-import { execFile } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import ffprobeInstaller from '@ffprobe-installer/ffprobe';
-import { ProviderError } from '../../src/kernel/plugin-sdk/index.js';
+import { stat } from 'node:fs/promises';
+import { MediaToolError, probeMedia, ProviderError, type MediaProbe } from '../../src/kernel/plugin-sdk/index.js';
 import { PROVIDER_ID, type TopazContext } from './topaz-vendor.js';
 
 /** The containers Topaz takes (`source.container` enum of the create request). */
@@ -31,39 +27,30 @@ export interface SourceVideo {
   resolution: FrameSize;
 }
 
-interface ProbeOutput {
-  format?: { format_name?: string; duration?: string; tags?: { major_brand?: string } };
-  streams?: { codec_type?: string; width?: number; height?: number; avg_frame_rate?: string; r_frame_rate?: string; nb_frames?: string; duration?: string }[];
-}
-
-export async function probeSource(ctx: TopazContext, bytes: Buffer): Promise<SourceVideo> {
-  const path = join(await ctx.scratchDir(), 'source');
-  await writeFile(path, bytes);
-  let parsed: ProbeOutput;
+/** Reads the source file at `path` (fetched there whole, never into memory: it may run to gigabytes). */
+export async function probeSource(ctx: TopazContext, path: string): Promise<SourceVideo> {
+  let probe: MediaProbe;
   try {
-    const { stdout } = await promisify(execFile)(
-      ffprobeInstaller.path,
-      ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '-select_streams', 'v:0', path],
-      { signal: ctx.signal, maxBuffer: 1024 * 1024 },
-    );
-    parsed = JSON.parse(stdout) as ProbeOutput;
+    probe = await probeMedia(path, ctx.signal);
   } catch (error) {
     // Aborted by the kernel (timeout, shutdown): the input is not at fault, try again later.
-    if (ctx.signal.aborted) throw new ProviderError('topaz: probing the source video was aborted', { provider: PROVIDER_ID, retryable: true });
-    throw unusable(`video_url is not a video ffprobe can read (${firstLine(error)})`);
+    if (error instanceof MediaToolError && error.retryable) throw new ProviderError('topaz: probing the source video was aborted', { provider: PROVIDER_ID, retryable: true });
+    // ffprobe's lines name our scratch folder: they go to the log, not to the client.
+    ctx.log.warn({ requestId: ctx.requestId, detail: error instanceof MediaToolError ? error.detail : String(error) }, 'topaz: source video not readable');
+    throw unusable('video_url could not be decoded as video');
   }
-  const stream = parsed.streams?.find((candidate) => candidate.codec_type === 'video');
+  const stream = probe.video;
   if (!stream?.width || !stream.height) throw unusable('video_url has no video stream');
-  const frameRate = rate(stream.avg_frame_rate) || rate(stream.r_frame_rate);
-  const durationSeconds = positive(parsed.format?.duration) ?? positive(stream.duration);
+  const frameRate = stream.fps;
+  const durationSeconds = probe.durationSeconds > 0 ? probe.durationSeconds : stream.durationSeconds;
   if (!frameRate || !durationSeconds) throw unusable('the frame rate or duration of video_url cannot be read');
   return {
-    container: containerOf(parsed.format?.format_name ?? '', parsed.format?.tags?.major_brand),
-    size: bytes.length,
+    container: containerOf(probe.formatName, probe.majorBrand),
+    size: (await stat(path)).size,
     durationSeconds,
     frameRate,
     // nb_frames is in the header of MP4/MOV; Matroska does not store it, so it is derived.
-    frameCount: positive(stream.nb_frames) ?? Math.max(1, Math.round(durationSeconds * frameRate)),
+    frameCount: stream.frameCount ?? Math.max(1, Math.round(durationSeconds * frameRate)),
     resolution: { width: stream.width, height: stream.height },
   };
 }
@@ -77,22 +64,6 @@ function containerOf(formatName: string, majorBrand: string | undefined): TopazC
   if (formats.includes('matroska') || formats.includes('webm')) return 'mkv';
   if (formats.includes('mov') || formats.includes('mp4')) return majorBrand?.trim() === 'qt' ? 'mov' : 'mp4';
   throw unusable(`Topaz takes MP4, MOV or MKV sources; video_url is ${formatName || 'of an unknown format'}`);
-}
-
-function rate(value: string | undefined): number {
-  const [numerator, denominator] = (value ?? '').split('/').map(Number);
-  return numerator > 0 && denominator > 0 ? numerator / denominator : 0;
-}
-
-function positive(value: string | undefined): number | undefined {
-  const number = Number(value);
-  return Number.isFinite(number) && number > 0 ? number : undefined;
-}
-
-function firstLine(error: unknown): string {
-  const stderr = (error as { stderr?: unknown }).stderr;
-  const text = typeof stderr === 'string' && stderr.trim() !== '' ? stderr : error instanceof Error ? error.message : String(error);
-  return text.trim().split('\n')[0].slice(0, 200);
 }
 
 /** Something wrong with the client's file: retrying would fetch the same file. */

@@ -16,9 +16,10 @@ export const TOPAZ_BASE_URL = 'https://api.topazlabs.com';
  * Defaults of the plugin's own settings.
  * - `max_input_bytes`: 500 MB, Topaz's upload segment: a source up to it gets ONE signed upload URL (accept
  *   request reference, https://developer.topazlabs.com/reference/video/accept-request/accept-and-upload-video-request),
- *   and the whole source is held in memory while it is probed and uploaded.
- * - `max_output_bytes`: 1 GB. The finished video is copied into our storage through memory (the SDK's rehost
- *   stops at 100 MB, too little for a 4x upscale), so it is bounded too; Topaz reports `outputSize` first.
+ *   and a single PUT. The source is streamed to a scratch file, probed and uploaded from there, never held in
+ *   memory, so the cap bounds disk and transfer time only.
+ * - `max_output_bytes`: 1 GB. The finished video is streamed into our storage; the cap bounds what a 4x upscale
+ *   may occupy there. Topaz reports `outputSize` first.
  * - `credits_per_topaz_credit`: the gateway prices topaz-starlight at 8 credits per source second
  *   (docs/pricing.md); Topaz bills Starlight Precise 2.5 at 26.04 frames per Topaz credit at 1080p
  *   (https://developer.topazlabs.com/video-models/starlight/starlight-precise-2.5-deprecated), about 1.15 Topaz

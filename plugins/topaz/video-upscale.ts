@@ -11,6 +11,7 @@
  * reservation behind for every attempt. Cancelling before processing refunds everything
  * (https://developer.topazlabs.com/api-reference/video-api/cancel-request).
  */
+import { join } from 'node:path';
 import { finishedAsset, ProviderError, requireField, type JsonObject, type ProviderTask, type RoutedModel, type StartResult, type StatusResult } from '../../src/kernel/plugin-sdk/index.js';
 import { CREATE_REQUEST_PATH, createRequestBody, topazModel } from './create-request.js';
 import { billedCredits, readTopazStatus, requestPath, statusPath } from './request-status.js';
@@ -25,14 +26,16 @@ export const videoUpscale: TopazHandler = {
     if (typeof videoUrl !== 'string' || !/^https?:\/\//.test(videoUrl)) {
       throw new ProviderError('topaz: video_url must be an http(s) URL of the video to upscale', { provider: PROVIDER_ID, retryable: false, vendorCode: 'unsupported_input' });
     }
-    const fetched = await ctx.blobs.fetchInput(videoUrl, { maxBytes: ctx.config.max_input_bytes ?? TOPAZ_DEFAULTS.max_input_bytes });
-    const source = await probeSource(ctx, fetched.bytes);
+    // Streamed to disk, probed and uploaded from there: a source may run to gigabytes.
+    const sourcePath = join(await ctx.scratchDir(), 'source');
+    await ctx.blobs.fetchInputToFile(videoUrl, sourcePath, { maxBytes: ctx.config.max_input_bytes ?? TOPAZ_DEFAULTS.max_input_bytes, field: 'video_url' });
+    const source = await probeSource(ctx, sourcePath);
 
     const api = topazHttp(ctx);
     const created = await api.request({ method: 'POST', path: CREATE_REQUEST_PATH, json: createRequestBody(input, route, source) });
     const requestId = requireField<string>(created.data, 'requestId', PROVIDER_ID);
     try {
-      await uploadSource(ctx, api, requestId, { bytes: fetched.bytes, container: source.container });
+      await uploadSource(ctx, api, requestId, { path: sourcePath, size: source.size, container: source.container });
     } catch (error) {
       await cancelQuietly(ctx, requestId);
       throw error;
@@ -51,8 +54,8 @@ export const videoUpscale: TopazHandler = {
     const stored = task.state?.estimated_topaz_credits;
     const topazCredits = view.topazCredits ?? (typeof stored === 'number' ? stored : requireField<number>(data, 'estimates.cost.0', PROVIDER_ID, 'number'));
     // Topaz writes MP4 (the create call asks for it); naming it keeps the hosted type right whatever storage says.
-    const result = await ctx.blobs.fetchInput(view.downloadUrl, { maxBytes: ctx.config.max_output_bytes ?? TOPAZ_DEFAULTS.max_output_bytes });
-    const hosted = await ctx.blobs.put(result.bytes, 'video/mp4', 'mp4');
+    // Streamed into storage: an upscaled output can run to gigabytes.
+    const hosted = await ctx.blobs.rehost(view.downloadUrl, { contentType: 'video/mp4', extension: 'mp4', maxBytes: ctx.config.max_output_bytes ?? TOPAZ_DEFAULTS.max_output_bytes });
     return {
       done: finishedAsset('video', { taskId: task.taskId, provider: PROVIDER_ID, model: route.publicName }, {
         video_url: hosted.url,

@@ -9,7 +9,8 @@ import type { Server } from 'node:http';
 import { ensureDevAccount } from '../kernel/accounts/dev-account.js';
 import type { Settings } from '../kernel/config/index.js';
 import { createGateway, type Gateway, type GatewayOptions } from '../kernel/gateway.js';
-import { createHttpApp, createWorkerHealthApp } from '../http/app.js';
+import { createHttpApp, createMetricsApp, createWorkerHealthApp } from '../http/app.js';
+import { createHttpServer } from '../http/http-server.js';
 import type Koa from 'koa';
 
 export type Role = 'all' | 'api' | 'worker';
@@ -18,6 +19,9 @@ export interface RunningService {
   gateway: Gateway;
   role: Role;
   server?: Server;
+  /** The separate `/metrics` listener when `metrics.port` is set. */
+  metricsServer?: Server;
+  metricsUrl?: string;
   /** The base URL the HTTP server listens on (port 0 picks a free one); absent for a worker without health port. */
   url: string;
   devKey?: { created: boolean; keyFile: string; plaintext?: string };
@@ -34,33 +38,39 @@ export async function startService(settings: Settings, options: GatewayOptions &
   let server: Server | undefined;
   let url = '';
   if (role !== 'worker') {
-    ({ server, url } = await listen(createHttpApp(gateway, role), settings.server.host, settings.server.port));
+    ({ server, url } = await listen(createHttpApp(gateway, role), settings));
   } else if (settings.worker.health_port > 0) {
-    ({ server, url } = await listen(createWorkerHealthApp(gateway), settings.server.host, settings.worker.health_port));
+    ({ server, url } = await listen(createWorkerHealthApp(gateway), settings, settings.worker.health_port));
   }
+  const metrics = settings.metrics.port > 0 ? await listen(createMetricsApp(gateway), settings, settings.metrics.port) : undefined;
+  const servers = [server, metrics?.server].filter((item): item is Server => item !== undefined);
   if (role !== 'api') await gateway.startWorking();
   let stopping: Promise<void> | undefined;
   return {
     gateway,
     role,
     server,
+    metricsServer: metrics?.server,
+    metricsUrl: metrics?.url,
     url,
     devKey,
     stop() {
       stopping ??= (async () => {
-        const closed = server ? new Promise<void>((resolve) => server!.close(() => resolve())) : Promise.resolve();
-        server?.closeIdleConnections();
+        const closed = servers.map((each) => new Promise<void>((resolve) => each.close(() => resolve())));
+        for (const each of servers) each.closeIdleConnections();
         const deadline = new Promise<void>((resolve) => setTimeout(resolve, settings.worker.shutdown_timeout_ms).unref());
-        await Promise.race([Promise.all([closed, gateway.close()]), deadline]);
-        server?.closeAllConnections();
+        await Promise.race([Promise.all([...closed, gateway.close()]), deadline]);
+        for (const each of servers) each.closeAllConnections();
       })();
       return stopping;
     },
   };
 }
 
-async function listen(app: Koa, host: string, port: number): Promise<{ server: Server; url: string }> {
-  const server = app.listen(port, host);
+async function listen(app: Koa, settings: Settings, port = settings.server.port): Promise<{ server: Server; url: string }> {
+  const { host } = settings.server;
+  const server = createHttpServer(app, settings.server);
+  server.listen(port, host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

@@ -6,7 +6,7 @@ import { httpMetrics } from './middleware/http-metrics.js';
 import { problemDetails } from './middleware/problem-details.js';
 import { addFilesRoute } from './routes/files-route.js';
 import { addOpenApiRoute } from './routes/openapi-route.js';
-import { addOperationalRoutes } from './routes/operational-routes.js';
+import { addHealthRoute, addMetricsRoute } from './routes/operational-routes.js';
 import { addRequestRoutes } from './routes/requests-routes.js';
 import { addStatusRoute } from './routes/status-route.js';
 import { addWebhookRoutes } from './routes/webhook-routes.js';
@@ -28,6 +28,19 @@ export function createWorkerHealthApp(gateway: Gateway): Koa {
   const router = new Router();
   addOperationalRoutes(router, gateway, 'worker');
   return assemble(gateway, router);
+}
+
+/** `metrics.port`: `/metrics` alone, for a scraper (the token still applies when one is set). */
+export function createMetricsApp(gateway: Gateway): Koa {
+  const router = new Router();
+  addMetricsRoute(router, gateway, { loopbackOnly: false });
+  return assemble(gateway, router);
+}
+
+/** `/healthz` everywhere; `/metrics` beside it unless it has a port of its own (then it is served only there). */
+function addOperationalRoutes(router: Router, gateway: Gateway, role: string): void {
+  addHealthRoute(router, gateway, role);
+  if (gateway.settings.metrics.port === 0) addMetricsRoute(router, gateway, { loopbackOnly: true });
 }
 
 function assemble(gateway: Gateway, router: Router): Koa {

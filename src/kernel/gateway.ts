@@ -5,17 +5,20 @@
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { pino, type Logger } from 'pino';
+import type { DestinationStream, Logger } from 'pino';
 import { ApiKeys } from './accounts/index.js';
 import { LocalFolderBlobs, openBlobStore, type BlobStore } from './blobs/index.js';
 import { projectRoot, type Settings } from './config/index.js';
 import { RequestCanceller, RequestCreator, RequestFinisher, RequestWorker, RetentionPurge, Sweeper, toRequestObject } from './lifecycle/index.js';
 import { loadManifests, OperationRegistry } from './manifests/index.js';
-import { PluginRegistry } from './plugins/index.js';
+import { checkRoutes, PluginRegistry } from './plugins/index.js';
+import { createLogger } from './observability/logger.js';
 import { GatewayMetrics } from './observability/metrics.js';
 import { MemoryQueue, RabbitMqQueue, type JobQueue } from './queue/index.js';
 import { AccountStore, IdempotencyStore, RequestAdmissions, RequestStore, migrateToLatest, newId, openDatabase, type Database, type Executor, type RequestRecord } from './store/index.js';
 import { WebhookDeliverer, WebhookSecrets, WebhookStore } from './webhooks/index.js';
+import { createGuardedFetch } from './plugin-sdk/guarded-fetch.js';
+import { startMediaTools } from './plugin-sdk/media-tool-binaries.js';
 import { MemoryRateLimiter, SqlRateLimiter, type RateLimiter } from './rate-limits/rate-limiter.js';
 
 export interface Gateway {
@@ -47,6 +50,8 @@ export interface Gateway {
 
 export interface GatewayOptions {
   log?: Logger;
+  /** Where the gateway's own logger writes (default stdout); tests capture it to check what is logged. */
+  logDestination?: DestinationStream;
   clock?: { now(): number };
   queue?: JobQueue;
   blobs?: BlobStore;
@@ -57,7 +62,9 @@ export interface GatewayOptions {
 }
 
 export async function createGateway(settings: Settings, options: GatewayOptions = {}): Promise<Gateway> {
-  const log = options.log ?? pino({ level: settings.log.level, base: { pid: process.pid } });
+  const log = options.log ?? createLogger({ level: settings.log.level, destination: options.logDestination });
+  // Before anything serves: a deployment that forbids the bundled ffmpeg and has no other must not start.
+  await startMediaTools(settings.media, log);
   const clock = options.clock ?? { now: () => Date.now() };
   const manifests = await loadManifests([join(projectRoot, 'manifests/operations'), ...settings.manifest_dirs]);
   const registry = new OperationRegistry(manifests);
@@ -65,8 +72,15 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
   const plugins = new PluginRegistry(settings.breaker, (pluginId, open) => {
     metrics.breakerOpen.set({ provider: pluginId }, open ? 1 : 0);
     log[open ? 'warn' : 'info']({ provider: pluginId }, open ? 'circuit breaker opened' : 'circuit breaker closed');
-  });
+  }, { syntheticFallback: settings.routing.synthetic_fallback });
   await plugins.loadFolders([join(projectRoot, 'plugins'), ...settings.plugin_dirs], settings.providers);
+  // Before anything is opened: a route naming a plugin that is missing or does not serve its operation stops the start.
+  try {
+    checkRoutes(manifests, plugins);
+  } catch (error) {
+    plugins.shutdown();
+    throw error;
+  }
 
   const database = openDatabase(settings.database.url, {
     poolMax: settings.database.pool_max,
@@ -93,16 +107,19 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
   const queue =
     options.queue ??
     (settings.queue.url
-      ? new RabbitMqQueue({ url: settings.queue.url, prefix: settings.queue.prefix, deliveryLimit: settings.queue.delivery_limit, onDeadLetter, log, connectionName: `mediagate ${hostname()}:${process.pid}` })
+      ? new RabbitMqQueue({ url: settings.queue.url, prefix: settings.queue.prefix, deliveryLimit: settings.queue.delivery_limit, publishTimeoutMs: settings.queue.publish_timeout_ms, onDeadLetter, log, connectionName: `mediagate ${hostname()}:${process.pid}` })
       : new MemoryQueue(onHandlerError, { redeliveryDelayMs: 200, deliveryLimit: settings.queue.delivery_limit, onDeadLetter }));
   if (queue instanceof RabbitMqQueue) await queue.connect();
   const publicUrl = settings.server.public_url;
 
   const admissions = new RequestAdmissions({ db: database.sql, requests, accounts, idempotency });
-  const creator = new RequestCreator({ registry, plugins, requests, admissions, idempotency, queue, clock, publicUrl, log, metrics, webhookGuard: settings.webhooks });
+  // Every client- or vendor-supplied URL (source media, vendor outputs, webhooks) is fetched through this one guard.
+  const outbound = createGuardedFetch({ allowHosts: settings.outbound.allow_hosts, log });
+  const webhookGuard = { require_https: settings.webhooks.require_https, allow_hosts: settings.outbound.allow_hosts };
+  const creator = new RequestCreator({ registry, plugins, requests, admissions, idempotency, queue, clock, publicUrl, log, metrics, webhookGuard });
   const webhookStore = new WebhookStore(database.sql);
   const webhookSecrets = new WebhookSecrets(webhookStore, clock, settings.webhooks.rotation_grace_ms);
-  const webhooks = new WebhookDeliverer({ store: webhookStore, secrets: webhookSecrets, clock, settings: settings.webhooks, log });
+  const webhooks = new WebhookDeliverer({ store: webhookStore, secrets: webhookSecrets, clock, settings: settings.webhooks, log, outbound, allowHosts: settings.outbound.allow_hosts });
   // The outbox row is written in the finishing transaction: a request never finishes without its delivery, or twice.
   const outbox = async (tx: Executor, finished: RequestRecord, eventType: 'request.succeeded' | 'request.failed', atMs: number) => {
     // Re-read inside the transaction: the payload is the request object as it is being committed.
@@ -133,11 +150,12 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
     workerId,
     blobs,
     publicUrl,
+    outbound,
     log,
     clock,
     metrics,
   });
-  const canceller = new RequestCanceller({ requests, registry, plugins, finisher, leaseMs: settings.worker.lease_ms, blobs, publicUrl, log, clock, metrics });
+  const canceller = new RequestCanceller({ requests, registry, plugins, finisher, leaseMs: settings.worker.lease_ms, blobs, publicUrl, outbound, log, clock, metrics });
   const sweeper = new Sweeper({ requests, queue, clock, settings: settings.worker, log });
 
   return {

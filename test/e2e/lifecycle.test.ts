@@ -76,6 +76,8 @@ describe('request lifecycle (scripted provider)', () => {
     ['failed', 'vendor says no: boom'],
     ['permanent_error', 'vendor rejected the input (HTTP 400)'],
     ['malformed', 'the provider returned malformed output: /echo must be string'],
+    // A plugin defect's own text (here a temp path) stays in the log.
+    ['crash', 'provider scripted failed with an internal error'],
   ] as const) {
     it(`a ${outcome} outcome fails the request with a message and refunds it in full`, async () => {
       const { key, accountId } = await service.createKey({ credits: 50 });

@@ -30,7 +30,7 @@ describe('client lifecycle on the production topology', function () {
     });
     await new Promise<void>((resolve) => receiver.listen(port, '127.0.0.1', resolve));
     receiverUrl = `http://127.0.0.1:${port}/hook`;
-    topology = await ProcessTopology.create(this, { MEDIAGATE_WEBHOOK_ALLOW_HOSTS: '127.0.0.1', MEDIAGATE_RATE_LIMIT_CREATES_PER_MINUTE: '6' });
+    topology = await ProcessTopology.create(this, { MEDIAGATE_OUTBOUND_ALLOW_HOSTS: '127.0.0.1', MEDIAGATE_RATE_LIMIT_CREATES_PER_MINUTE: '6' });
     apis = [await topology.start('api'), await topology.start('api')];
     await topology.start('worker');
   });

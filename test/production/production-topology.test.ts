@@ -114,7 +114,7 @@ describe('production topology: 2 api + 2 workers on MariaDB + RabbitMQ', functio
       // Each holder must be inside its finish: the statement waiting on the test's lock is the terminal UPDATE of
       // requests.finish (request-store.ts), carrying the vendor's failure, for that request and its lease holder.
       const isFinishOf = (query: string, id: string) =>
-        /^\s*UPDATE requests\s+SET status = 'failed', output = NULL, error_message = 'vendor says no: finishing-\d/.test(query) && query.includes(`WHERE id = '${id}' AND lease_owner = '${holders.get(id)}'`);
+        /^\s*UPDATE requests\s+SET status = 'failed', output = .*?, error_message = 'vendor says no: finishing-\d/.test(query) && query.includes(`WHERE id = '${id}' AND lease_owner = '${holders.get(id)}'`);
       let waiting: { thread: number; query: string }[] = [];
       await pollUntil(
         5_000,

@@ -104,6 +104,11 @@ export async function createFakePluginContext<Config = Record<string, unknown>>(
       }
       return { bytes: await readFile(path), contentType };
     },
+    async fetchInputToFile(url, path, fetchOptions) {
+      const { bytes, contentType } = await blobs.fetchInput(url, fetchOptions);
+      await writeFile(path, bytes);
+      return { size: bytes.length, contentType };
+    },
   };
 
   let scratchCounter = 0;

@@ -1,13 +1,11 @@
-/** Decodes downloaded media the way a client would check it: ffprobe for audio/video, sharp for images, glTF readers for models. */
-import { execFile } from 'node:child_process';
+/** Decodes downloaded media the way a client would check it: the SDK's ffprobe for audio/video, sharp for images, glTF readers for models. */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
-import ffprobeInstaller from '@ffprobe-installer/ffprobe';
 import { NodeIO } from '@gltf-transform/core';
 import sharp from 'sharp';
+import { probeMedia as probeWithGateway } from '../../src/kernel/plugin-sdk/index.js';
 
 export interface Download {
   bytes: Buffer;
@@ -34,15 +32,12 @@ export async function probeMedia(bytes: Buffer): Promise<MediaInfo> {
   try {
     const file = join(dir, 'media');
     await writeFile(file, bytes);
-    const { stdout } = await promisify(execFile)(ffprobeInstaller.path, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file]);
-    const parsed = JSON.parse(stdout) as { format: { format_name: string; duration: string }; streams: { codec_type: string; codec_name: string; width?: number; height?: number }[] };
-    const video = parsed.streams.find((stream) => stream.codec_type === 'video');
-    const audio = parsed.streams.find((stream) => stream.codec_type === 'audio');
+    const probe = await probeWithGateway(file, new AbortController().signal);
     return {
-      formatName: parsed.format.format_name,
-      durationSeconds: Number(parsed.format.duration),
-      video: video ? { codec: video.codec_name, width: video.width!, height: video.height! } : undefined,
-      audio: audio ? { codec: audio.codec_name } : undefined,
+      formatName: probe.formatName,
+      durationSeconds: probe.durationSeconds,
+      video: probe.video ? { codec: probe.video.codec, width: probe.video.width, height: probe.video.height } : undefined,
+      audio: probe.audio ? { codec: probe.audio.codec } : undefined,
     };
   } finally {
     await rm(dir, { recursive: true, force: true });

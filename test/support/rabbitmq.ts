@@ -4,9 +4,10 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { createConnection } from 'node:net';
 import { promisify } from 'node:util';
 import amqp, { type Channel } from 'amqplib';
+import { startTcpProxy } from './tcp-proxy.js';
 
 export const rabbitMqUrl = process.env.MEDIAGATE_TEST_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 
@@ -79,45 +80,11 @@ export interface BrokerProxy {
 /** A TCP proxy in front of the broker for this test alone. */
 export async function startBrokerProxy(): Promise<BrokerProxy> {
   const upstream = new URL(rabbitMqUrl);
-  const sockets = new Set<Socket>();
-  let down = false;
-  const server: Server = createServer((client) => {
-    if (down) return void client.destroy();
-    const broker = createConnection({ host: upstream.hostname, port: Number(upstream.port || 5672) });
-    for (const socket of [client, broker]) {
-      sockets.add(socket);
-      socket.on('error', () => {});
-      socket.on('close', () => {
-        sockets.delete(socket);
-        client.destroy();
-        broker.destroy();
-      });
-    }
-    client.pipe(broker);
-    broker.pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (!address || typeof address === 'string') throw new Error('the proxy has no TCP address');
+  const proxy = await startTcpProxy({ host: upstream.hostname, port: Number(upstream.port || 5672) });
   const url = new URL(rabbitMqUrl);
-  url.hostname = '127.0.0.1';
-  url.port = String(address.port);
-  const dropConnections = (): void => {
-    for (const socket of sockets) socket.destroy();
-  };
-  return {
-    url: url.toString(),
-    dropConnections,
-    setOutage(value) {
-      down = value;
-      if (value) dropConnections();
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        dropConnections();
-        server.close(() => resolve());
-      }),
-  };
+  url.hostname = proxy.host;
+  url.port = String(proxy.port);
+  return { url: url.toString(), dropConnections: proxy.dropConnections, setOutage: proxy.setOutage, close: proxy.close };
 }
 
 function reachable(host: string, port: number): Promise<boolean> {

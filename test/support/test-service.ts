@@ -27,11 +27,18 @@ export interface ApiResponse {
   body: any;
 }
 
-export async function startTestService(overrides: DeepPartial<Settings> = {}): Promise<TestService> {
+/** How the service is started besides its settings: a configuration profile's environment, a test clock. */
+export interface TestServiceOptions {
+  /** Environment the settings are read from, e.g. `{ MEDIAGATE_ENV: 'production' }` (default: none). */
+  env?: NodeJS.ProcessEnv;
+  clock?: { now(): number };
+}
+
+export async function startTestService(overrides: DeepPartial<Settings> = {}, options: TestServiceOptions = {}): Promise<TestService> {
   const dataDir = await mkdtemp(join(tmpdir(), 'mediagate-test-'));
   const port = await freePort();
   const settings = loadSettings({
-    env: {},
+    env: options.env ?? {},
     overrides: {
       ...overrides,
       server: { host: '127.0.0.1', port, public_url: '', ...overrides.server },
@@ -40,7 +47,7 @@ export async function startTestService(overrides: DeepPartial<Settings> = {}): P
       worker: { sweep_interval_ms: 200, requeue_after_ms: 1000, retry_after_ms: 200, ...overrides.worker },
     },
   });
-  const service = await startService(settings, { log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  const service = await startService(settings, { log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), clock: options.clock });
   const url = service.url;
 
   const api: TestService['api'] = async (method, path, options = {}) => {

@@ -199,6 +199,23 @@ export function describeVendorFailures<Config>(plugin: ProviderPlugin<Config>, c
         }
       });
 
+      it('never resends a submission answered 500: its outcome is unknown, and it counts toward the breaker', async () => {
+        const fresh = await createPluginHarness(plugin, config, { volume_threshold: 2 });
+        try {
+          // One attempt per call: the vendor may have created the job before failing, so no layer resends it.
+          call.endpoint().times(2).reply(500, { error: { message: 'Internal server error' } });
+          for (let i = 0; i < 2; i += 1) {
+            const error = await failure(fresh.start(call.operation, call.input, call.model));
+            expect(ProviderError.isOutcomeUnknown(error)).to.equal(true);
+            expect(error.retryable).to.equal(false);
+          }
+          expect(nock.pendingMocks().filter((mock) => !mock.includes('/inputs/'))).to.deep.equal([]);
+          expect(fresh.breakerState()).to.equal('open');
+        } finally {
+          await fresh.close();
+        }
+      });
+
       it('fails permanently on a 2xx without the result', async () => {
         call.endpoint().reply(200, call.malformed);
         const error = await failure(harness.start(call.operation, call.input, call.model));

@@ -1,11 +1,13 @@
 import { writeFile } from 'node:fs/promises';
 import { MP3_ARGS } from '../media/encoding-args.js';
 import { runFfmpeg } from '../media/ffmpeg.js';
-import { encodeWav, type PcmAudio } from './pcm.js';
+import { runOffThread } from '../off-thread/off-thread.js';
+import type { PcmAudio } from './pcm.js';
 
 /** Encodes PCM to MP3 via a WAV in the scratch folder (libmp3lame in the static ffmpeg). */
 export async function writeMp3(audio: PcmAudio, mp3Path: string, signal: AbortSignal): Promise<void> {
   const wavPath = mp3Path.replace(/\.mp3$/, '') + '.wav';
-  await writeFile(wavPath, encodeWav(audio));
+  // Encoding minutes of samples is a long loop: done in a worker thread, like the synthesis itself.
+  await writeFile(wavPath, await runOffThread('wav', audio, signal));
   await runFfmpeg(['-i', wavPath, ...MP3_ARGS, mp3Path], { signal });
 }

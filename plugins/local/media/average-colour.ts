@@ -2,13 +2,13 @@ import sharp from 'sharp';
 import type { Rgb } from './colour.js';
 
 /**
- * Mean sRGB colour over one or more images. Downscaling does the averaging; forcing sRGB makes
+ * Mean sRGB colour over one or more image files. Downscaling does the averaging; forcing sRGB makes
  * greyscale and CMYK sources three-channel too.
  */
-export async function averageColour(images: Buffer[]): Promise<Rgb> {
+export async function averageColour(imagePaths: string[]): Promise<Rgb> {
   const means = await Promise.all(
-    images.map(async (image) => {
-      const pixels = await sharp(image).removeAlpha().toColourspace('srgb').resize(8, 8, { fit: 'fill' }).raw().toBuffer();
+    imagePaths.map(async (imagePath) => {
+      const pixels = await sharp(imagePath).removeAlpha().toColourspace('srgb').resize(8, 8, { fit: 'fill' }).raw().toBuffer();
       const total = { r: 0, g: 0, b: 0 };
       for (let offset = 0; offset + 2 < pixels.length; offset += 3) {
         total.r += pixels[offset];

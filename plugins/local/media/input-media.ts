@@ -1,20 +1,22 @@
 /**
  * Reads media URLs given as input into the call's scratch folder and checks they decode. Anything
  * wrong with a client's input is a permanent failure: retrying would fetch the same bad file.
+ * An input stays a file: consumers hand its path to sharp or ffmpeg, which read it themselves, so a large
+ * source never sits in memory and no read blocks the event loop.
  */
-import { writeFile } from 'node:fs/promises';
+import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { ProviderError } from '../../../src/kernel/plugin-sdk/index.js';
 import { PROVIDER_ID, resolveLocalConfig, type LocalContext } from '../local-config.js';
-import { probeMedia, type AudioStreamInfo, type MediaProbe, type VideoStreamInfo } from './ffmpeg.js';
+import { mediaFailure, probeMedia, type AudioStreamInfo, type MediaProbe, type VideoStreamInfo } from './ffmpeg.js';
 
 export interface FetchedInput {
   /** Input field the URL came from, for error messages. */
   field: string;
   url: string;
+  /** The fetched file in the call's scratch folder (removed by the kernel after the call). */
   path: string;
-  bytes: Buffer;
   contentType: string;
   extension: string;
 }
@@ -50,23 +52,22 @@ export async function fetchInputToFile(
   options: { maxBytes?: number } = {},
 ): Promise<FetchedInput> {
   const maxBytes = options.maxBytes ?? resolveLocalConfig(ctx.config).maxInputBytes;
-  let fetched: { bytes: Buffer; contentType: string };
+  inputCounter += 1;
+  const stem = join(await ctx.scratchDir(), `input-${inputCounter}-${field.replace(/[^a-z0-9_]/gi, '_')}`);
+  let fetched: { contentType: string };
   try {
-    fetched = await ctx.blobs.fetchInput(url, { maxBytes });
+    // Streamed to disk: a source video may be hundreds of MB.
+    fetched = await ctx.blobs.fetchInputToFile(url, `${stem}.download`, { maxBytes, field });
   } catch (error) {
     // The kernel's own classification (e.g. a transient 503) wins; anything else is the input's fault.
     if (ProviderError.is(error)) throw error;
     throw invalidInput(`could not fetch ${field} (${url}): ${error instanceof Error ? error.message : String(error)}`);
   }
-  if (fetched.bytes.length > maxBytes) {
-    throw invalidInput(`${field} is larger than ${maxBytes} bytes`);
-  }
   const contentType = (fetched.contentType || 'application/octet-stream').split(';')[0].trim().toLowerCase();
   const extension = EXTENSIONS[contentType] ?? extensionFromUrl(url) ?? 'bin';
-  inputCounter += 1;
-  const path = join(await ctx.scratchDir(), `input-${inputCounter}-${field.replace(/[^a-z0-9_]/gi, '_')}.${extension}`);
-  await writeFile(path, fetched.bytes);
-  return { field, url, path, bytes: fetched.bytes, contentType, extension };
+  const path = `${stem}.${extension}`;
+  await rename(`${stem}.download`, path);
+  return { field, url, path, contentType, extension };
 }
 
 export function isImageInput(input: FetchedInput): boolean {
@@ -78,7 +79,7 @@ export interface DecodedVideo extends MediaProbe {
 }
 
 export async function requireVideo(ctx: LocalContext, input: FetchedInput): Promise<DecodedVideo> {
-  const probe = await probeOrFail(ctx, input);
+  const probe = await probeOrFail(ctx, input, 'video');
   if (!probe.video || probe.durationSeconds <= 0) throw invalidInput(`${input.field} is not a decodable video`);
   return { ...probe, video: probe.video };
 }
@@ -88,7 +89,7 @@ export interface DecodedAudio extends MediaProbe {
 }
 
 export async function requireAudio(ctx: LocalContext, input: FetchedInput): Promise<DecodedAudio> {
-  const probe = await probeOrFail(ctx, input);
+  const probe = await probeOrFail(ctx, input, 'audio');
   if (!probe.audio || probe.durationSeconds <= 0) throw invalidInput(`${input.field} has no decodable audio`);
   return { ...probe, audio: probe.audio };
 }
@@ -101,22 +102,25 @@ export interface DecodedImage {
 
 export async function requireImage(input: FetchedInput): Promise<DecodedImage> {
   try {
-    const metadata = await sharp(input.bytes).metadata();
+    const metadata = await sharp(input.path).metadata();
     // Sizes as displayed: renderers apply the EXIF orientation (`rotate()`) before using the image.
     const { width, height } = metadata.autoOrient ?? metadata;
     if (!width || !height) throw new Error('no dimensions');
     return { width, height };
   } catch (error) {
-    throw invalidInput(`${input.field} is not a decodable image: ${error instanceof Error ? error.message : String(error)}`);
+    throw mediaFailure(error, `${input.field} could not be decoded as an image`);
   }
 }
 
-async function probeOrFail(ctx: LocalContext, input: FetchedInput): Promise<MediaProbe> {
+/**
+ * The client reads only which field failed and as what: ffprobe's lines and our scratch paths stay on the
+ * error's `cause` for the log.
+ */
+async function probeOrFail(ctx: LocalContext, input: FetchedInput, kind: 'video' | 'audio'): Promise<MediaProbe> {
   try {
     return await probeMedia(input.path, ctx.signal);
   } catch (error) {
-    if (ProviderError.is(error) && error.retryable) throw error;
-    throw invalidInput(`${input.field} could not be decoded: ${error instanceof Error ? error.message : String(error)}`);
+    throw mediaFailure(error, `${input.field} could not be decoded as ${kind}`);
   }
 }
 

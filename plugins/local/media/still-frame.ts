@@ -10,9 +10,10 @@ import { renderSceneImage } from './scene-image.js';
 /** Matches the clip renderer's oversampling, so ffmpeg does not rescale the still again. */
 const HEADROOM = 1.25;
 
-export async function writeStillFrame(image: Buffer, size: FrameSize, path: string): Promise<void> {
+/** `imagePath`: a decoded input image on disk (sharp reads it itself). */
+export async function writeStillFrame(imagePath: string, size: FrameSize, path: string): Promise<void> {
   const target = withHeadroom(size);
-  await sharp(image).rotate().resize(target.width, target.height, { fit: 'cover' }).removeAlpha().png().toFile(path);
+  await sharp(imagePath).rotate().resize(target.width, target.height, { fit: 'cover' }).removeAlpha().png().toFile(path);
 }
 
 /** A generated scene (no caption: clips draw the caption with ffmpeg so it stays sharp). */

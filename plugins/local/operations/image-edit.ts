@@ -29,7 +29,7 @@ export const imageEdit: LocalHandler = {
       `<svg xmlns="http://www.w3.org/2000/svg" width="${size.width}" height="${size.height}">` +
         `<rect width="100%" height="100%" fill="${toHex(tint)}" fill-opacity="0.55"/></svg>`,
     );
-    const graded = await sharp(source.bytes)
+    const graded = await sharp(source.path)
       .rotate()
       .resize(size.width, size.height, { fit: 'cover' })
       .modulate({ saturation: 1.2, hue: Math.round(random.range(-40, 40)) })

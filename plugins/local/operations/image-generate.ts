@@ -57,7 +57,7 @@ async function referenceLayers(
   const reference = await fetchInputToFile(ctx, url, 'reference_image_urls[0]');
   await requireImage(reference);
   const weight = Math.min(1, Math.max(0, balance ?? 0.5));
-  const wash = await sharp(reference.bytes)
+  const wash = await sharp(reference.path)
     .rotate()
     .resize(size.width, size.height, { fit: 'cover' })
     .removeAlpha()
@@ -66,7 +66,7 @@ async function referenceLayers(
     .toBuffer();
   const border = Math.max(2, Math.round(Math.min(size.width, size.height) * 0.008));
   const insetBox = Math.max(8, Math.round(Math.min(size.width, size.height) * 0.28));
-  const inset = await sharp(reference.bytes)
+  const inset = await sharp(reference.path)
     .rotate()
     .resize(insetBox, insetBox, { fit: 'inside' })
     .extend({ top: border, bottom: border, left: border, right: border, background: '#ffffff' })

@@ -31,7 +31,8 @@ export const lipsyncGenerate: LocalHandler = {
       signal: ctx.signal,
     });
     const hostedVideoUrl = await hostMp4(ctx, outPath);
-    const hostedAudio = await ctx.blobs.put(audio.bytes, audio.contentType, audio.extension);
+    // Last use of the audio file: storage may move it rather than copy it.
+    const hostedAudio = await ctx.blobs.putFile(audio.path, audio.contentType, audio.extension);
     return {
       done: finishedAsset('video', route, {
         video_url: hostedVideoUrl,

@@ -5,11 +5,12 @@
  */
 import { join } from 'node:path';
 import type { JsonObject, RoutedModel, StartResult } from '../../../src/kernel/plugin-sdk/index.js';
-import { composeMusic, moodOf } from '../audio/music-composer.js';
+import { moodOf } from '../audio/music-composer.js';
 import { writeMp3 } from '../audio/mp3-file.js';
 import { readBoolean, readDuration, readNumber, readString } from '../input-fields.js';
 import type { LocalContext, LocalHandler } from '../local-config.js';
 import { seedFrom } from '../media/seeded-random.js';
+import { runOffThread } from '../off-thread/off-thread.js';
 import { finishedAsset } from './finished-asset.js';
 
 const DEFAULT_DURATION_SECONDS = 30;
@@ -24,13 +25,13 @@ export const musicGenerate: LocalHandler = {
     const style = readString(input, 'style') ?? '';
     const mode = readString(input, 'generation_mode');
     const duration = readDuration(input, 'duration_seconds', DEFAULT_DURATION_SECONDS);
-    const audio = composeMusic({
+    const audio = await runOffThread('music', {
       seed: seedFrom(prompt, style, readNumber(input, 'seed')),
       durationSeconds: duration,
       mood: moodOf(`${prompt} ${style}`),
       loop: mode === 'loop' || readBoolean(input, 'loop') === true,
       ambience: mode === 'ambience',
-    });
+    }, ctx.signal);
     const outPath = join(await ctx.scratchDir(), 'music.mp3');
     await writeMp3(audio, outPath, ctx.signal);
     const hosted = await ctx.blobs.putFile(outPath, 'audio/mpeg', 'mp3');

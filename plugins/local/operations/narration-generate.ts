@@ -11,7 +11,8 @@ import { readBoolean, readNumber, readString } from '../input-fields.js';
 import { PROVIDER_ID, type LocalContext, type LocalHandler } from '../local-config.js';
 import { invalidInput } from '../media/input-media.js';
 import { estimateAlignment } from '../speech/character-alignment.js';
-import { synthesizeSpeech, UnknownVoiceError } from '../speech/espeak-synthesizer.js';
+import { UnknownVoiceError } from '../speech/espeak-synthesizer.js';
+import { runOffThread } from '../off-thread/off-thread.js';
 import { chooseVoice, type VoiceChoice } from '../speech/voice-selection.js';
 
 export const narrationGenerate: LocalHandler = {
@@ -46,9 +47,10 @@ export const narrationGenerate: LocalHandler = {
 async function speak(ctx: LocalContext, text: string, choice: VoiceChoice): Promise<PcmAudio> {
   for (const voice of choice.voices) {
     try {
-      return await synthesizeSpeech({ text, voice, wordsPerMinute: choice.wordsPerMinute, pitch: choice.pitch });
+      return await runOffThread('speech', { text, voice, wordsPerMinute: choice.wordsPerMinute, pitch: choice.pitch }, ctx.signal);
     } catch (error) {
-      if (!(error instanceof UnknownVoiceError)) {
+      // The error crossed a thread boundary: its class is gone, its name is kept.
+      if (!(error instanceof Error && error.name === new UnknownVoiceError('').name)) {
         throw new ProviderError(`speech synthesis failed: ${error instanceof Error ? error.message : String(error)}`, {
           provider: PROVIDER_ID,
           retryable: false,

@@ -3,10 +3,10 @@
  * 100 MB limit and really a video, and derives a stable character id from its content, so the
  * same clip always yields the same character.
  */
-import { createHash } from 'node:crypto';
 import type { JsonObject, RoutedModel, StartResult } from '../../../src/kernel/plugin-sdk/index.js';
 import { readString } from '../input-fields.js';
 import { PROVIDER_ID, type LocalContext, type LocalHandler } from '../local-config.js';
+import { sha256OfFile } from '../media/file-digest.js';
 import { fetchInputToFile, invalidInput, requireVideo } from '../media/input-media.js';
 
 /** The vendor's documented limit for character source videos. */
@@ -18,7 +18,7 @@ export const partner2CharacterCreate: LocalHandler = {
     if (!sourceVideoUrl) throw invalidInput('source_video_url is required');
     const source = await fetchInputToFile(ctx, sourceVideoUrl, 'source_video_url', { maxBytes: MAX_SOURCE_BYTES });
     await requireVideo(ctx, source);
-    const digest = createHash('sha256').update(source.bytes).digest('hex').slice(0, 16);
+    const digest = (await sha256OfFile(source.path, ctx.signal)).slice(0, 16);
     return {
       done: {
         status: 'completed',

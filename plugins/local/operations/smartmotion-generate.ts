@@ -53,7 +53,7 @@ export const smartmotionGenerate: LocalHandler = {
     } else {
       size = outputSize(await requireImage(source));
       const imagePath = join(scratchDir, 'still.png');
-      await writeStillFrame(source.bytes, size, imagePath);
+      await writeStillFrame(source.path, size, imagePath);
       base = { kind: 'still', imagePath, move };
     }
     const outPath = join(scratchDir, 'smartmotion.mp4');

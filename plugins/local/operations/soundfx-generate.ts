@@ -5,11 +5,11 @@
 import { join } from 'node:path';
 import type { JsonObject, RoutedModel, StartResult } from '../../../src/kernel/plugin-sdk/index.js';
 import { writeMp3 } from '../audio/mp3-file.js';
-import { synthesizeSoundEffect } from '../audio/sound-effects.js';
 import { readBoolean, readDuration, readNumber, readString } from '../input-fields.js';
 import type { LocalContext, LocalHandler } from '../local-config.js';
 import { muxAudio } from '../media/audio-mux.js';
 import { fetchInputToFile, requireVideo, type DecodedVideo, type FetchedInput } from '../media/input-media.js';
+import { runOffThread } from '../off-thread/off-thread.js';
 import { seedFrom } from '../media/seeded-random.js';
 import { finishedAsset, hostMp4 } from './finished-asset.js';
 
@@ -27,12 +27,12 @@ export const soundfxGenerate: LocalHandler = {
       video = { source, decoded: await requireVideo(ctx, source) };
     }
     const duration = readDuration(input, 'duration_seconds', video?.decoded.durationSeconds ?? DEFAULT_DURATION_SECONDS);
-    const audio = synthesizeSoundEffect({
+    const audio = await runOffThread('soundEffect', {
       prompt,
       seed: seedFrom(prompt, readNumber(input, 'seed')),
       durationSeconds: duration,
       loop: readBoolean(input, 'loop') === true,
-    });
+    }, ctx.signal);
     const scratchDir = await ctx.scratchDir();
     const audioPath = join(scratchDir, 'sound-effect.mp3');
     await writeMp3(audio, audioPath, ctx.signal);

@@ -33,7 +33,7 @@ export const threeDLocationGenerate: LocalHandler = {
     const panorama = await renderPanorama({
       seed: seedFrom(description, readString(input, 'location_id')),
       views,
-      tint: views.length > 0 ? await averageColour(views.map((view) => view.image)) : undefined,
+      tint: views.length > 0 ? await averageColour(views.map((view) => view.imagePath)) : undefined,
     });
     const grid = await sharp(panorama).resize(SPLAT_GRID_WIDTH, SPLAT_GRID_HEIGHT, { fit: 'fill' }).removeAlpha().raw().toBuffer();
     const cloud = cloudFromPanorama({
@@ -57,7 +57,7 @@ export const threeDLocationGenerate: LocalHandler = {
     ]);
     const pano = await ctx.blobs.put(panorama, 'image/png', 'png');
     const splat = await ctx.blobs.put(encodeSplat(cloud), 'application/octet-stream', 'splat');
-    const spz = await ctx.blobs.put(encodeSpz(cloud), 'application/octet-stream', 'spz');
+    const spz = await ctx.blobs.put(await encodeSpz(cloud, ctx.signal), 'application/octet-stream', 'spz');
     const colliderGlb = await ctx.blobs.put(collider, 'model/gltf-binary', 'glb');
     const previews = [await ctx.blobs.put(panoramaPreview, 'image/png', 'png'), await ctx.blobs.put(aheadPreview, 'image/png', 'png')];
     return {
@@ -88,7 +88,7 @@ async function sourceViews(ctx: LocalContext, input: JsonObject): Promise<Panora
     urls.map(async (url, index) => {
       const fetched = await fetchInputToFile(ctx, url, `source_image_urls[${index}]`);
       await requireImage(fetched);
-      return { image: fetched.bytes, azimuth: azimuths.get(url) ?? (360 * index) / urls.length };
+      return { imagePath: fetched.path, azimuth: azimuths.get(url) ?? (360 * index) / urls.length };
     }),
   );
 }

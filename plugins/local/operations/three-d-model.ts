@@ -30,16 +30,16 @@ export const threeDModelGenerate: LocalHandler = {
         .map(async (url, index) => {
           const fetched = await fetchInputToFile(ctx, url, `source_image_urls[${index}]`);
           const size = await requireImage(fetched);
-          return { bytes: fetched.bytes, aspect: size.width / size.height };
+          return { path: fetched.path, aspect: size.width / size.height };
         }),
     );
     const [first] = sources;
     const texture = first
-      ? await sharp(first.bytes).rotate().resize(TEXTURE_SIZE, TEXTURE_SIZE, { fit: 'inside', withoutEnlargement: true }).png().toBuffer()
+      ? await sharp(first.path).rotate().resize(TEXTURE_SIZE, TEXTURE_SIZE, { fit: 'inside', withoutEnlargement: true }).png().toBuffer()
       : undefined;
     const baseColour =
       parseHexColour(readString(input, 'texture_base_color')) ??
-      (sources.length > 0 ? await averageColour(sources.map((source) => source.bytes)) : seededColour(name));
+      (sources.length > 0 ? await averageColour(sources.map((source) => source.path)) : seededColour(name));
 
     const model = buildObjectModel({ name, assetKind, aspect: first?.aspect ?? 1, baseColour, texture });
     const [glb, gltf, preview] = await Promise.all([

@@ -81,7 +81,7 @@ async function chooseBase(
 async function stillFrom(ctx: LocalContext, source: { url: string; field: string }, size: FrameSize, path: string): Promise<string> {
   const image = await fetchInputToFile(ctx, source.url, source.field);
   await requireImage(image);
-  await writeStillFrame(image.bytes, size, path);
+  await writeStillFrame(image.path, size, path);
   return path;
 }
 

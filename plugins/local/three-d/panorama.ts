@@ -12,7 +12,8 @@ export const PANORAMA_WIDTH = 2048;
 export const PANORAMA_HEIGHT = 1024;
 
 export interface PanoramaView {
-  image: Buffer;
+  /** A decoded source image on disk. */
+  imagePath: string;
   /** Degrees clockwise from straight ahead (the panorama's centre). */
   azimuth: number;
 }
@@ -67,7 +68,7 @@ function ridgePath(random: SeededRandom, baseline: number, amplitude: number, co
 /** A view spans about 70° of the panorama around its azimuth; one crossing the seam is drawn twice. */
 async function viewOverlays(view: PanoramaView): Promise<OverlayOptions[]> {
   const width = Math.round((PANORAMA_WIDTH * 70) / 360);
-  const { data, info } = await sharp(view.image)
+  const { data, info } = await sharp(view.imagePath)
     .rotate()
     .resize(width, Math.round(PANORAMA_HEIGHT * 0.4), { fit: 'inside' })
     .removeAlpha()

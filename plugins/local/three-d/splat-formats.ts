@@ -13,7 +13,7 @@
  * around 0.5), scales (3×uint8, (ln(scale) + 10) × 16), rotations (3×uint8 quaternion xyz with
  * w ≥ 0, (v + 1) × 127.5). SPZ's own frame is RUB, ours.
  */
-import { gzipSync } from 'node:zlib';
+import { runOffThread } from '../off-thread/off-thread.js';
 import type { GaussianCloud } from './gaussian-cloud.js';
 
 const SPLAT_BYTES_PER_POINT = 32;
@@ -48,7 +48,8 @@ export function encodeSplat(cloud: GaussianCloud): Buffer {
   return buffer;
 }
 
-export function encodeSpz(cloud: GaussianCloud): Buffer {
+/** Compressed in a worker thread: gzip of a few MB would otherwise hold the event loop. */
+export async function encodeSpz(cloud: GaussianCloud, signal: AbortSignal): Promise<Buffer> {
   const count = cloud.count;
   const header = Buffer.alloc(16);
   header.writeUInt32LE(SPZ_MAGIC, 0);
@@ -83,7 +84,8 @@ export function encodeSpz(cloud: GaussianCloud): Buffer {
     rotations[index * 3 + 1] = byte((sign * qy + 1) * 127.5);
     rotations[index * 3 + 2] = byte((sign * qz + 1) * 127.5);
   }
-  return gzipSync(Buffer.concat([header, positions, alphas, colours, scales, rotations]));
+  const compressed = await runOffThread('gzip', Buffer.concat([header, positions, alphas, colours, scales, rotations]), signal);
+  return Buffer.from(compressed.buffer, compressed.byteOffset, compressed.byteLength);
 }
 
 function triple(values: Float32Array, index: number): [number, number, number] {

@@ -17,7 +17,13 @@ export function buildOpenApiDocument(registry: OperationRegistry, publicUrl: str
   for (const definition of definitions) {
     const { manifest } = definition;
     const models = Object.entries(manifest.routing.models).map(([value, route]) => {
-      const notes = [route.label ?? route.vendor_model, route.disabled ? `disabled: ${route.disabled}` : '', route.deprecated ? `deprecated: ${route.deprecated.message}` : ''];
+      const notes = [
+        route.label ?? route.vendor_model,
+        route.disabled ? `disabled: ${route.disabled}` : '',
+        // No vendor plugin yet: offline it is served by `local`, in production it answers 503.
+        route.planned ? `planned: ${route.planned} plugin not available yet` : '',
+        route.deprecated ? `deprecated: ${route.deprecated.message}` : '',
+      ];
       return `\`${value}\` (${notes.filter(Boolean).join('; ')})`;
     });
     schemas[schemaName(manifest.operation, 'Create')] = {
@@ -111,6 +117,10 @@ export function buildOpenApiDocument(registry: OperationRegistry, publicUrl: str
   });
 
   const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: ref('Problem') } } });
+  const unavailable = {
+    ...problem('MG_UNAVAILABLE: the database is down; retry after Retry-After'),
+    headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait before retrying.' } },
+  };
 
   return {
     openapi: '3.1.0',
@@ -130,7 +140,7 @@ export function buildOpenApiDocument(registry: OperationRegistry, publicUrl: str
         get: {
           operationId: 'getStatus',
           summary: 'Validate the API key and show the credit balance',
-          responses: { '200': { description: 'The key is valid', content: { 'application/json': { schema: ref('StatusResponse') } } }, '401': problem('Key missing, invalid or revoked') },
+          responses: { '200': { description: 'The key is valid', content: { 'application/json': { schema: ref('StatusResponse') } } }, '401': problem('Key missing, invalid or revoked'), '503': unavailable },
         },
       },
       '/api/v1/requests': {
@@ -189,7 +199,7 @@ export function buildOpenApiDocument(registry: OperationRegistry, publicUrl: str
             '413': problem('Body too large'),
             '415': problem('Body is not application/json'),
             '422': problem('Validation failed, unknown operation, disabled model, or idempotency key reused with another body'),
-            '503': problem('No provider configured for the model'),
+            '503': problem('No provider configured for the model (MG_PROVIDER_UNAVAILABLE), or the database is down (MG_UNAVAILABLE, with Retry-After; nothing charged)'),
           },
         },
       },
@@ -241,6 +251,7 @@ export function buildOpenApiDocument(registry: OperationRegistry, publicUrl: str
             '401': problem('Key missing, invalid or revoked'),
             '403': problem('Key lacks requests:read'),
             '404': problem('No such request for this key'),
+            '503': unavailable,
           },
         },
       },
@@ -263,7 +274,14 @@ export function buildOpenApiDocument(registry: OperationRegistry, publicUrl: str
           operationId: 'testWebhook',
           summary: 'Send one signed `webhook.test` event to a URL now (same guard and signing as real deliveries)',
           requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['url'], properties: { url: { type: 'string', format: 'uri' } } } } } },
-          responses: { '200': { description: 'The attempt', content: { 'application/json': { schema: { type: 'object', properties: { id: { type: 'string' }, delivered: { type: 'boolean' }, statusCode: { type: ['integer', 'null'] }, error: { type: ['string', 'null'] }, durationMs: { type: 'integer' } } } } } }, '422': problem('Not an http(s) URL') },
+          responses: {
+            '200': {
+              description: 'Whether the receiver answered 2xx, and its status where a public target answered; nothing about why an address was not reached',
+              content: { 'application/json': { schema: { type: 'object', required: ['id', 'delivered', 'statusCode'], properties: { id: { type: 'string' }, delivered: { type: 'boolean' }, statusCode: { type: ['integer', 'null'] } } } } },
+            },
+            '422': problem('Not an http(s) URL'),
+            '429': problem('Too many test sends for this key (`webhooks.test_sends_per_minute`); see Retry-After'),
+          },
         },
       },
       '/api/v1/requests/{requestId}/deliveries': {

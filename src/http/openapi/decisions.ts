@@ -9,7 +9,15 @@ export const apiDecisions = `
   \`code\` (\`MG_...\`, see docs/errors.md) and, for 422, \`errors: [{path, message}]\` with a JSON pointer per failing field.
   400 malformed JSON, 401 key missing/invalid/revoked, 402 insufficient credits, 403 missing scope, 404 unknown request
   (or another key's), 409 idempotent duplicate still in flight, 413 body too large, 415 not JSON, 422 validation,
-  idempotency-key reuse with another body, unknown operation or disabled model, 503 no provider configured for the model.
+  idempotency-key reuse with another body, unknown operation or disabled model, 503 no provider configured for the model
+  (\`MG_PROVIDER_UNAVAILABLE\`), 503 \`MG_UNAVAILABLE\` with \`Retry-After\` while the database or blob storage is down
+  (never 500; nothing written, nothing charged).
+- **Broker outages**: a create is committed (request row + debit) before its job is published, and the request row is
+  the outbox: while RabbitMQ is down a create is still answered 202, after at most \`queue.publish_timeout_ms\` (1 s) right
+  after the drop and at once once the outage is known; the sweeper publishes the \`queued\` row when the broker is back.
+- **Key revocation**: a create is never admitted for a key revoked before its admission transaction (the debit is
+  guarded by the key's \`revoked_at_ms\`, so nothing is charged); reads may still be served for up to the key cache time
+  (2 s) in an API process other than the one that revoked it.
 - **Scopes**: \`GET /api/v1/status\` accepts any valid key; \`POST /api/v1/requests\` needs \`requests:write\`;
   \`GET /api/v1/requests/{id}\` needs \`requests:read\`. A request is visible only to the key that created it.
 - **Idempotency** (Stripe semantics): \`x-idempotency-key\` (1-255 chars) is scoped to the API key and kept 7 days.
@@ -35,13 +43,33 @@ export const apiDecisions = `
   rotated secret is in its grace window); body \`{type: "request.succeeded" | "request.failed", timestamp, data: <request
   object>}\`. The delivery is written in the same transaction as the terminal state (outbox), retried after 5 s, 5 min,
   30 min, 2 h, 5 h, 10 h, 10 h, 14 h and 24 h (about 3 days; a later \`Retry-After\` wins), 15 s timeout, redirects count
-  as failures, 410 disables. URLs must not resolve to private, loopback or link-local addresses (allow-list for local
-  development); production requires https.
+  as failures, 410 disables. URLs must resolve to public unicast addresses (allow-list for local development);
+  production requires https. \`POST /api/v1/webhooks/test\` is rate-limited per key and answers only
+  \`{id, delivered, statusCode}\`.
+- **Fetched URLs** (source media, vendor outputs, webhooks) must be http(s) without credentials and resolve to public
+  unicast addresses; the connection is pinned to the checked address and every redirect (at most 3) is checked again.
+  A URL that is refused or unreachable fails the request (refunded) with \`could not fetch <field>: the URL is not
+  reachable from this service\`, the same text either way.
+- **Vendor submissions** are sent at most once: when the outcome of a submission is unknown (timeout after the bytes
+  left, reset connection, 5xx other than 503) the gateway looks the job up at the vendor where it can, and otherwise
+  fails the request with a full refund; it never resends it or falls back to another provider.
+- **Who served a request**: \`output.provider\` is always the plugin that served it; in production a synthetic provider
+  never stands in for a vendor (503 \`MG_PROVIDER_UNAVAILABLE\` at create when no vendor can serve the model).
 - **Rate limits**: per key and minute, creates and reads apart; \`RateLimit-Limit\`, \`RateLimit-Remaining\`,
   \`RateLimit-Reset\` on every answer; 429 \`MG_RATE_LIMITED\` with \`Retry-After\` past the limit; shared across API
   processes on a MySQL store.
 - **Retention**: input, output, hosted files and webhook payloads are removed 7 days after creation; the request row
   stays with \`dataRemovedAtMs\`.
-- **Deprecation**: legacy operations and model values answer with an RFC 9745 \`Deprecation\` header and a
+- **Deprecation**: legacy operations and model values answer with an RFC 9745 \`Deprecation\` header (an RFC 9651
+  sf-date, \`@<unix seconds>\`, from the manifest's \`since\`), \`Link: <https://mediagate.dev/docs/deprecations>;
+  rel="deprecation"; type="text/html"\`, an RFC 8594 \`Sunset\` HTTP-date where the end is planned, and a
   \`Mediagate-Deprecation-Notice\` header naming the replacement.
+- **401** carries \`WWW-Authenticate: ApiKey realm="mediagate"\` (RFC 9110 requires a challenge; the scheme names the
+  \`x-api-key\` header), with \`error="invalid_key"\` when a key was sent but is unknown or revoked.
+- **Bounds on bodies**: at most 32 levels of nesting and 262 144 characters per string, finite numbers, well-formed
+  Unicode, no \`__proto__\` and no repeated key in an object: otherwise 422 with the field's pointer; a body that is not
+  UTF-8 is 400. Headers and body must each arrive within 10 s (configurable), otherwise 408 \`MG_REQUEST_TIMEOUT\`
+  and the connection is closed.
+- **Operator endpoints**: \`/metrics\` answers loopback peers only (404 to others) unless a bearer token or a port of
+  its own is configured; \`/healthz\` names each component's state with a short reason, never the driver's text.
 `;

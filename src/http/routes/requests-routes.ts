@@ -21,7 +21,7 @@ export function addRequestRoutes(router: Router, gateway: Gateway): void {
   const limitCreates = rateLimit(rateLimiter, 'create', settings.rate_limits.creates_per_minute);
   const limitReads = rateLimit(rateLimiter, 'read', settings.rate_limits.reads_per_minute);
 
-  router.post('/api/v1/requests', authenticate(apiKeys, 'requests:write'), limitCreates, jsonBody(settings.server.body_limit_bytes), async (ctx) => {
+  router.post('/api/v1/requests', authenticate(apiKeys, 'requests:write'), limitCreates, jsonBody(settings.server), async (ctx) => {
     const key = apiKeyOf(ctx);
     const waitSeconds = preferredWait(ctx);
     const outcome = await creator.create(key, ctx.state.body, ctx.headers['x-idempotency-key'] === undefined ? undefined : ctx.get('x-idempotency-key'));
@@ -42,7 +42,7 @@ export function addRequestRoutes(router: Router, gateway: Gateway): void {
   });
 
   // Estimates validate exactly as create does and write nothing; any valid key may ask.
-  router.post('/api/v1/estimates', authenticate(apiKeys), limitCreates, jsonBody(settings.server.body_limit_bytes), async (ctx) => {
+  router.post('/api/v1/estimates', authenticate(apiKeys), limitCreates, jsonBody(settings.server), async (ctx) => {
     const key = apiKeyOf(ctx);
     const { prepared } = creator.prepare(ctx.state.body);
     const account = await accounts.getAccount(key.accountId);

@@ -1,6 +1,8 @@
 /**
  * Webhook endpoints: the account's signing secret (read, rotate), the deliveries and attempts of a request,
- * redelivery, and a test send to any URL (through the same guard and signing as real deliveries).
+ * redelivery, and a test send to any URL (through the same guard and signing as real deliveries). The test
+ * send makes the gateway call a URL of the client's choosing, so it is rate-limited and answers no more than
+ * "delivered or not" and a public receiver's status: never a network error that would map internal hosts.
  */
 import type { Router } from '@koa/router';
 import { ApiError } from '../../kernel/errors/index.js';
@@ -8,9 +10,13 @@ import type { Gateway } from '../../kernel/gateway.js';
 import { newId } from '../../kernel/store/index.js';
 import { apiKeyOf, authenticate } from '../middleware/authenticate.js';
 import { jsonBody } from '../middleware/json-body.js';
+import { rateLimit } from '../middleware/rate-limit.js';
+import { checkWebhookScheme } from '../../kernel/webhooks/index.js';
 
 export function addWebhookRoutes(router: Router, gateway: Gateway): void {
-  const { apiKeys, webhookSecrets, webhookStore, requests, settings, clock } = gateway;
+  const { apiKeys, webhookSecrets, webhookStore, requests, settings, clock, rateLimiter } = gateway;
+  const limitTestSends = rateLimit(rateLimiter, 'webhook_test', settings.webhooks.test_sends_per_minute);
+  const urlRules = { require_https: settings.webhooks.require_https, allow_hosts: settings.outbound.allow_hosts };
 
   router.get('/api/v1/webhooks/secret', authenticate(apiKeys, 'requests:write'), async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
@@ -22,15 +28,18 @@ export function addWebhookRoutes(router: Router, gateway: Gateway): void {
     ctx.body = { key: await webhookSecrets.rotate(apiKeyOf(ctx).accountId), previousKeyValidForMs: settings.webhooks.rotation_grace_ms };
   });
 
-  router.post('/api/v1/webhooks/test', authenticate(apiKeys, 'requests:write'), jsonBody(settings.server.body_limit_bytes), async (ctx) => {
+  router.post('/api/v1/webhooks/test', authenticate(apiKeys, 'requests:write'), limitTestSends, jsonBody(settings.server), async (ctx) => {
     const url = (ctx.state.body as { url?: unknown } | undefined)?.url;
-    if (typeof url !== 'string' || !/^https?:\/\/\S+$/.test(url)) {
+    if (typeof url !== 'string' || !/^https?:\/\/\S+$/.test(url) || url.length > 2048) {
       throw new ApiError('MG_VALIDATION_FAILED', 'send {"url": "https://..."}', { errors: [{ path: '/url', message: 'must be an http(s) URL' }] });
     }
+    const problem = checkWebhookScheme(url, urlRules);
+    if (problem) throw new ApiError('MG_VALIDATION_FAILED', `url ${problem}`, { errors: [{ path: '/url', message: problem }] });
     const id = newId('msg', clock.now());
     const body = JSON.stringify({ type: 'webhook.test', timestamp: new Date(clock.now()).toISOString(), data: { message: 'mediagate test delivery' } });
     const result = await gateway.webhooks.send(apiKeyOf(ctx).accountId, id, url, body);
-    ctx.body = { id, delivered: result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs };
+    // statusCode is only ever a public receiver's (the guarded fetch refuses the rest before connecting).
+    ctx.body = { id, delivered: result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300, statusCode: result.statusCode };
   });
 
   router.get('/api/v1/requests/:requestId/deliveries', authenticate(apiKeys, 'requests:read'), async (ctx) => {

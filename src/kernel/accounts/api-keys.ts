@@ -39,9 +39,15 @@ export function parseScopes(text: string): Scope[] {
 }
 
 /**
- * Verified keys are cached for a short time (default 2 s) so polling does not cost a key lookup per call:
- * a key revoked through this process stops working at once, one revoked elsewhere (the CLI, another API
- * process) within the cache time.
+ * How long a verified key is trusted without reading it again: the bound on how long a key revoked
+ * elsewhere (the CLI, another API process) can still read. Creates are not bound by it: the admission
+ * transaction checks the key itself (store/request-admissions.ts), so a revoked key is never charged.
+ */
+export const apiKeyCacheMs = 2_000;
+
+/**
+ * Verified keys are cached for `apiKeyCacheMs` so polling does not cost a key lookup per call: a key
+ * revoked through this process stops working at once, one revoked elsewhere within the cache time.
  */
 export class ApiKeys {
   private readonly cache = new Map<string, { key: AuthenticatedKey; expiresAtMs: number }>();
@@ -96,7 +102,7 @@ export class ApiKeys {
     }
     const key: AuthenticatedKey = { apiKeyId: found.id, accountId: found.accountId, name: found.name, scopes: found.scopes };
     if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(plaintext, { key, expiresAtMs: now + (this.options.cacheMs ?? 2000) });
+    this.cache.set(plaintext, { key, expiresAtMs: now + (this.options.cacheMs ?? apiKeyCacheMs) });
     this.touch(found.id, now);
     return key;
   }

@@ -57,7 +57,7 @@ export class BlobStorageError extends ApiError {
   readonly storageStatus?: number;
 
   constructor(detail: string, details: { retryable: boolean; storageCode: string; storageStatus?: number }) {
-    super('MG_SERVICE_UNAVAILABLE', detail);
+    super('MG_UNAVAILABLE', detail);
     this.retryable = details.retryable;
     this.storageCode = details.storageCode;
     this.storageStatus = details.storageStatus;

@@ -8,42 +8,70 @@ import { parse } from 'yaml';
 import { createSchemaCompiler } from '../manifests/schema-compiler.js';
 import type { BreakerSettings } from '../plugins/index.js';
 import type { WebhookSettings } from '../webhooks/index.js';
+import type { MediaToolSettings } from '../plugin-sdk/media-tool-binaries.js';
 import type { LifecycleSettings, RetentionSettings } from '../lifecycle/index.js';
 
 export interface Settings {
-  server: { host: string; port: number; public_url: string; body_limit_bytes: number };
+  server: {
+    host: string;
+    port: number;
+    public_url: string;
+    body_limit_bytes: number;
+    /** Bounds checked on every JSON body before validation (json-limits.ts). */
+    json_max_depth: number;
+    json_max_string_length: number;
+    /** Slow clients: time to send the headers, then time to send the body, before a 408. */
+    headers_timeout_ms: number;
+    body_timeout_ms: number;
+  };
+  /** `/metrics`: on its own port, and/or behind a bearer token; with neither, loopback peers only. */
+  metrics: { port: number; bearer_token: string };
   data_dir: string;
   database: { url: string; pool_max: number };
-  queue: { url: string; prefix: string; delivery_limit: number };
+  queue: { url: string; prefix: string; delivery_limit: number; publish_timeout_ms: number };
   blobs: { url: string; s3_endpoint: string; s3_region: string };
   worker: LifecycleSettings & { concurrency: number; health_port: number; shutdown_timeout_ms: number };
   breaker: BreakerSettings;
+  routing: { synthetic_fallback: boolean };
   retention: RetentionSettings;
   webhooks: WebhookSettings;
+  /** Fetches of client- or vendor-supplied URLs (source media, vendor outputs, webhooks). */
+  outbound: { allow_hosts: string[] };
   rate_limits: { creates_per_minute: number; reads_per_minute: number };
   plugin_dirs: string[];
   manifest_dirs: string[];
   providers: Record<string, Record<string, unknown>>;
   dev_account: { email: string; plan: string; credits: number };
   log: { level: string };
+  media: MediaToolSettings;
 }
 
 const positiveInteger = { type: 'integer', minimum: 1 };
 const settingsSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['server', 'data_dir', 'database', 'queue', 'blobs', 'worker', 'breaker', 'retention', 'webhooks', 'rate_limits', 'providers', 'dev_account', 'log'],
+  required: ['server', 'metrics', 'data_dir', 'database', 'queue', 'blobs', 'worker', 'breaker', 'routing', 'retention', 'webhooks', 'outbound', 'rate_limits', 'providers', 'dev_account', 'log', 'media'],
   properties: {
     server: {
       type: 'object',
       additionalProperties: false,
-      required: ['host', 'port', 'public_url', 'body_limit_bytes'],
+      required: ['host', 'port', 'public_url', 'body_limit_bytes', 'json_max_depth', 'json_max_string_length', 'headers_timeout_ms', 'body_timeout_ms'],
       properties: {
         host: { type: 'string', minLength: 1 },
         port: { type: 'integer', minimum: 0, maximum: 65535 },
         public_url: { anyOf: [{ const: '' }, { type: 'string', format: 'uri', pattern: '^https?://' }] },
         body_limit_bytes: positiveInteger,
+        json_max_depth: positiveInteger,
+        json_max_string_length: positiveInteger,
+        headers_timeout_ms: positiveInteger,
+        body_timeout_ms: positiveInteger,
       },
+    },
+    metrics: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['port', 'bearer_token'],
+      properties: { port: { type: 'integer', minimum: 0, maximum: 65535 }, bearer_token: { type: 'string' } },
     },
     data_dir: { type: 'string', minLength: 1 },
     database: {
@@ -55,11 +83,12 @@ const settingsSchema = {
     queue: {
       type: 'object',
       additionalProperties: false,
-      required: ['url', 'prefix', 'delivery_limit'],
+      required: ['url', 'prefix', 'delivery_limit', 'publish_timeout_ms'],
       properties: {
         url: { type: 'string', pattern: '^$|^amqps?://' },
         prefix: { type: 'string', pattern: '^[A-Za-z0-9_.-]+$' },
         delivery_limit: positiveInteger,
+        publish_timeout_ms: positiveInteger,
       },
     },
     blobs: {
@@ -114,15 +143,27 @@ const settingsSchema = {
     webhooks: {
       type: 'object',
       additionalProperties: false,
-      required: ['require_https', 'allow_hosts', 'timeout_ms', 'poll_interval_ms', 'retry_schedule_ms', 'rotation_grace_ms'],
+      required: ['require_https', 'timeout_ms', 'poll_interval_ms', 'retry_schedule_ms', 'rotation_grace_ms', 'test_sends_per_minute'],
       properties: {
         require_https: { type: 'boolean' },
-        allow_hosts: { type: 'array', items: { type: 'string' } },
         timeout_ms: positiveInteger,
         poll_interval_ms: positiveInteger,
         retry_schedule_ms: { type: 'array', minItems: 1, items: positiveInteger },
         rotation_grace_ms: { type: 'integer', minimum: 0 },
+        test_sends_per_minute: { type: 'integer', minimum: 0 },
       },
+    },
+    outbound: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['allow_hosts'],
+      properties: { allow_hosts: { type: 'array', items: { type: 'string', minLength: 1 } } },
+    },
+    routing: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['synthetic_fallback'],
+      properties: { synthetic_fallback: { type: 'boolean' } },
     },
     plugin_dirs: { type: 'array', items: { type: 'string' } },
     manifest_dirs: { type: 'array', items: { type: 'string' } },
@@ -132,6 +173,12 @@ const settingsSchema = {
       additionalProperties: false,
       required: ['email', 'plan', 'credits'],
       properties: { email: { type: 'string', format: 'email' }, plan: { type: 'string' }, credits: { type: 'integer', minimum: 0 } },
+    },
+    media: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['ffmpeg_path', 'ffprobe_path', 'allow_bundled_ffmpeg'],
+      properties: { ffmpeg_path: { type: 'string' }, ffprobe_path: { type: 'string' }, allow_bundled_ffmpeg: { type: 'boolean' } },
     },
     log: {
       type: 'object',
@@ -147,11 +194,16 @@ const environmentOverrides: [string, string, 'string' | 'integer' | 'list'][] = 
   ['PORT', 'server.port', 'integer'],
   ['MEDIAGATE_HOST', 'server.host', 'string'],
   ['MEDIAGATE_PUBLIC_URL', 'server.public_url', 'string'],
+  ['MEDIAGATE_HEADERS_TIMEOUT_MS', 'server.headers_timeout_ms', 'integer'],
+  ['MEDIAGATE_BODY_TIMEOUT_MS', 'server.body_timeout_ms', 'integer'],
+  ['MEDIAGATE_METRICS_PORT', 'metrics.port', 'integer'],
+  ['MEDIAGATE_METRICS_TOKEN', 'metrics.bearer_token', 'string'],
   ['MEDIAGATE_DATA_DIR', 'data_dir', 'string'],
   ['MEDIAGATE_DATABASE_URL', 'database.url', 'string'],
   ['MEDIAGATE_DATABASE_POOL_MAX', 'database.pool_max', 'integer'],
   ['MEDIAGATE_AMQP_URL', 'queue.url', 'string'],
   ['MEDIAGATE_AMQP_PREFIX', 'queue.prefix', 'string'],
+  ['MEDIAGATE_AMQP_PUBLISH_TIMEOUT_MS', 'queue.publish_timeout_ms', 'integer'],
   ['MEDIAGATE_BLOB_URL', 'blobs.url', 'string'],
   ['MEDIAGATE_S3_ENDPOINT', 'blobs.s3_endpoint', 'string'],
   ['MEDIAGATE_WORKER_HEALTH_PORT', 'worker.health_port', 'integer'],
@@ -161,8 +213,10 @@ const environmentOverrides: [string, string, 'string' | 'integer' | 'list'][] = 
   ['MEDIAGATE_PLUGIN_DIRS', 'plugin_dirs', 'list'],
   ['MEDIAGATE_MANIFEST_DIRS', 'manifest_dirs', 'list'],
   ['MEDIAGATE_LOG_LEVEL', 'log.level', 'string'],
+  ['MEDIAGATE_FFMPEG_PATH', 'media.ffmpeg_path', 'string'],
+  ['MEDIAGATE_FFPROBE_PATH', 'media.ffprobe_path', 'string'],
   ['MEDIAGATE_RETENTION_DAYS', 'retention.days', 'integer'],
-  ['MEDIAGATE_WEBHOOK_ALLOW_HOSTS', 'webhooks.allow_hosts', 'list'],
+  ['MEDIAGATE_OUTBOUND_ALLOW_HOSTS', 'outbound.allow_hosts', 'list'],
   ['MEDIAGATE_RATE_LIMIT_CREATES_PER_MINUTE', 'rate_limits.creates_per_minute', 'integer'],
   ['MEDIAGATE_RATE_LIMIT_READS_PER_MINUTE', 'rate_limits.reads_per_minute', 'integer'],
 ];

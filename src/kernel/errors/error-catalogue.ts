@@ -10,6 +10,7 @@ export const errorCatalogue = {
   MG_NOT_FOUND: { status: 404, title: 'No such resource' },
   MG_REQUEST_NOT_FOUND: { status: 404, title: 'No such request for this API key' },
   MG_METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed on this path' },
+  MG_REQUEST_TIMEOUT: { status: 408, title: 'The request was not received in time' },
   MG_IDEMPOTENCY_IN_FLIGHT: { status: 409, title: 'A request with this idempotency key is still being processed' },
   MG_REQUEST_ALREADY_FINISHED: { status: 409, title: 'The request has already finished' },
   MG_REQUEST_BUSY: { status: 409, title: 'The request is being worked on; retry shortly' },
@@ -23,7 +24,7 @@ export const errorCatalogue = {
   MG_RATE_LIMITED: { status: 429, title: 'Too many requests' },
   MG_INTERNAL: { status: 500, title: 'Internal error' },
   MG_PROVIDER_UNAVAILABLE: { status: 503, title: 'No configured provider can serve this model' },
-  MG_SERVICE_UNAVAILABLE: { status: 503, title: 'A dependency of the service is unavailable' },
+  MG_UNAVAILABLE: { status: 503, title: 'A dependency of the service is unavailable' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

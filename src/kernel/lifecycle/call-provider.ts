@@ -2,6 +2,10 @@
  * One call into a plugin, through its circuit breaker, with the context the SDK promises: hosted blobs
  * scoped to the request, a child logger, an abort signal, a clock and a scratch folder that is removed
  * afterwards. Every failure comes back as a ProviderError so the caller has one thing to classify.
+ *
+ * A call that had a submission accepted (a POST the vendor answered 2xx) and then failed in a way that
+ * would be retried (a later upload timed out, the call ran out of time) comes back "outcome unknown": the
+ * vendor holds a job we lost track of, and starting again, here or at another provider, would make a second.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,12 +15,15 @@ import type { BlobStore } from '../blobs/index.js';
 import { createRequestBlobs } from '../blobs/index.js';
 import type { PluginContext, RoutedModel } from '../plugin-sdk/index.js';
 import { ProviderError, createVendorHttp } from '../plugin-sdk/index.js';
+import type { GuardedFetch } from '../plugin-sdk/guarded-fetch.js';
 import type { LoadedPlugin } from '../plugins/index.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
 
 export interface ProviderCallDeps {
   blobs: BlobStore;
   publicUrl: string;
+  /** The gateway's guarded fetch for input and output URLs; without it, the strictest one (no allow-list). */
+  outbound?: GuardedFetch;
   log: Logger;
   clock: { now(): number };
   metrics?: GatewayMetrics;
@@ -27,21 +34,33 @@ export interface ProviderCallDeps {
 export async function callProvider<T>(
   deps: ProviderCallDeps,
   loaded: LoadedPlugin,
-  call: { requestId: string; operation: string; route: RoutedModel; timeoutMs: number },
+  call: {
+    requestId: string;
+    operation: string;
+    route: RoutedModel;
+    timeoutMs: number;
+    /** Awaited before the plugin sends a submission the vendor cannot dedupe (see SubmissionHooks). */
+    beforeSubmission?: () => Promise<void>;
+  },
   invoke: (context: PluginContext) => Promise<T>,
 ): Promise<T> {
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(new Error('provider call timed out')), call.timeoutMs);
   const scratchDirs: string[] = [];
   const provider = loaded.plugin.id;
+  let submissionAccepted = false;
+  const hooks = {
+    beforeSubmission: async () => call.beforeSubmission?.(),
+    accepted: () => void (submissionAccepted = true),
+  };
   const context: PluginContext = {
     requestId: call.requestId,
     operation: call.operation,
     config: loaded.config,
-    blobs: createRequestBlobs({ store: deps.blobs, publicUrl: deps.publicUrl, requestId: call.requestId, provider, signal: abort.signal }),
+    blobs: createRequestBlobs({ store: deps.blobs, publicUrl: deps.publicUrl, requestId: call.requestId, provider, signal: abort.signal, outbound: deps.outbound }),
     log: deps.log.child({ requestId: call.requestId, provider }),
     signal: abort.signal,
-    http: (options) => createVendorHttp(options, abort.signal, deps.retrySleep),
+    http: (options) => createVendorHttp(options, abort.signal, deps.retrySleep, hooks),
     clock: deps.clock,
     async scratchDir() {
       const dir = await mkdtemp(join(tmpdir(), `mediagate-${provider}-`));
@@ -54,7 +73,10 @@ export async function callProvider<T>(
     deps.metrics?.providerCalls.inc({ provider, outcome: 'ok' });
     return result;
   } catch (error) {
-    const failure = asProviderError(error, provider);
+    let failure = asProviderError(error, provider, context.log);
+    if (submissionAccepted && failure.retryable && !failure.details.refused && !ProviderError.isOutcomeUnknown(failure)) {
+      failure = ProviderError.outcomeUnknown(`${failure.message} (after ${provider} had accepted a submission)`, { provider, vendorCode: failure.details.vendorCode });
+    }
     deps.metrics?.providerCalls.inc({ provider, outcome: failure.retryable ? 'transient_error' : 'permanent_error' });
     throw failure;
   } finally {
@@ -64,7 +86,7 @@ export async function callProvider<T>(
   }
 }
 
-function asProviderError(error: unknown, provider: string): ProviderError {
+function asProviderError(error: unknown, provider: string, log: Logger): ProviderError {
   if (ProviderError.is(error)) return error;
   const code = (error as { code?: string }).code;
   if (code === 'EOPENBREAKER') return new ProviderError(`provider ${provider} is unavailable (circuit open)`, { provider, retryable: true, vendorCode: code });
@@ -72,6 +94,8 @@ function asProviderError(error: unknown, provider: string): ProviderError {
   // Errors of our own adapters say whether they are worth retrying (e.g. blob storage briefly unreachable).
   const retryable = (error as { retryable?: unknown } | undefined)?.retryable;
   if (typeof retryable === 'boolean') return new ProviderError(`provider ${provider} failed: ${(error as Error).message}`, { provider, retryable });
-  // Anything else is a defect in the plugin: fail the request rather than retry a bug forever.
-  return new ProviderError(`provider ${provider} failed: ${(error as Error)?.message ?? String(error)}`, { provider, retryable: false });
+  // Anything else is a defect in the plugin: fail the request rather than retry a bug forever. Its text (a path,
+  // a stack, a library's words) is for the log; the client reads that the provider failed.
+  log.error({ err: error }, 'provider call failed with an unexpected error');
+  return new ProviderError(`provider ${provider} failed with an internal error`, { provider, retryable: false });
 }

@@ -3,6 +3,8 @@
  * guarded debit, ledger entry, idempotency completion} shared with the creates that arrive alongside
  * (store/request-admissions.ts) -> publish the job -> accepted response.
  * A publish failure after commit loses nothing: the row is `queued` and due, and the sweeper republishes it.
+ * So a broker outage costs a create at most `queue.publish_timeout_ms`, and nothing once the broker is known
+ * to be down: the request row is the outbox (README, "Broker outages").
  */
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -10,7 +12,7 @@ import { ApiError } from '../errors/index.js';
 import type { OperationRegistry, PreparedRequest } from '../manifests/index.js';
 import { createSchemaCompiler } from '../manifests/schema-compiler.js';
 import type { JsonObject } from '../plugin-sdk/index.js';
-import type { PluginRegistry } from '../plugins/index.js';
+import { unavailableModelError, type PluginRegistry } from '../plugins/index.js';
 import type { JobQueue } from '../queue/index.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
 import { checkWebhookScheme, type UrlGuardSettings } from '../webhooks/url-guard.js';
@@ -84,10 +86,10 @@ export class RequestCreator {
     if (schemeProblem) throw new ApiError('MG_VALIDATION_FAILED', `webhook_url ${schemeProblem}`, { errors: [{ path: '/webhook_url', message: schemeProblem }] });
     const definition = this.deps.registry.require(envelope.operation);
     const prepared = definition.prepare(envelope.input);
+    // Refused here, before the debit: no plugin the routing policy allows is configured (an open breaker does not
+    // count: that request waits in the queue until the manifest's give-up time).
     if (this.deps.plugins.candidates(definition.name, prepared.route).length === 0) {
-      const wanted = [prepared.route.plugin, ...(prepared.route.fallbacks ?? [])];
-      const how = wanted.map((id) => `${id} (providers.${id}.* or MEDIAGATE_PROVIDER_${id.toUpperCase()}_*)`).join(', ');
-      throw new ApiError('MG_PROVIDER_UNAVAILABLE', `model ${prepared.model} needs one of these providers configured: ${how}`);
+      throw unavailableModelError(prepared.model, prepared.route, this.deps.plugins.eligible(prepared.route));
     }
     return { prepared, webhookUrl: envelope.webhook_url ?? null };
   }
@@ -160,6 +162,8 @@ export class RequestCreator {
         throw error;
       }
     }, { onRetry: (error) => this.deps.log.warn({ requestId: id, err: error }, 'create transaction retried after a transient database error') });
+    // Authentication may have come from this process's key cache; the admission read the key itself.
+    if (!result.admitted && 'keyRevoked' in result) throw new ApiError('MG_UNAUTHENTICATED', 'the API key is invalid or has been revoked');
     if (!result.admitted) {
       throw new ApiError('MG_INSUFFICIENT_CREDITS', `this request costs ${prepared.credits} credits; the account has ${result.creditsBalance}`);
     }
@@ -187,13 +191,22 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** RFC 9745 `Deprecation` (and a human notice) for legacy operations and model values. */
+/**
+ * For legacy operations and model values: RFC 9745 `Deprecation` (an RFC 9651 sf-date, `@<unix seconds>`; the
+ * RFC has no boolean form), a `Link` to the deprecation docs, RFC 8594 `Sunset` (an HTTP-date) when the end is
+ * planned, and a human notice. With an operation and its model both deprecated, the earliest dates win.
+ */
 function deprecationHeaders(prepared: PreparedRequest): Record<string, string> {
   if (prepared.deprecations.length === 0) return {};
-  const notice = prepared.deprecations[0];
-  const since = notice.since ? Date.parse(notice.since) : NaN;
-  return {
-    Deprecation: Number.isFinite(since) ? `@${Math.floor(since / 1000)}` : 'true',
+  const since = Math.min(...prepared.deprecations.map((item) => Date.parse(`${item.since}T00:00:00Z`)));
+  const sunsets = prepared.deprecations.flatMap((item) => (item.sunset ? [Date.parse(`${item.sunset}T00:00:00Z`)] : []));
+  const headers: Record<string, string> = {
+    Deprecation: `@${Math.floor(since / 1000)}`,
+    Link: `<${deprecationDocsUri}>; rel="deprecation"; type="text/html"`,
     'Mediagate-Deprecation-Notice': prepared.deprecations.map((item) => item.message + (item.replacement ? ` Use ${item.replacement} instead.` : '')).join(' '),
   };
+  if (sunsets.length > 0) headers.Sunset = new Date(Math.min(...sunsets)).toUTCString();
+  return headers;
 }
+
+const deprecationDocsUri = 'https://mediagate.dev/docs/deprecations';

@@ -1,13 +1,14 @@
 /**
  * The worker side of the lifecycle. A job names a request; the row says which phase is next:
  *   no task yet  -> claim (`queued -> processing`), start with the first provider that accepts, then
- *                   finish at once or store the task and schedule a poll;
+ *                   finish at once or store the task and schedule a poll; a submission whose outcome is
+ *                   unknown is reconciled with that provider or failed with a refund, never sent again;
  *   task stored  -> claim the due poll, ask the provider for status, finish or schedule the next poll.
  * The worker never sleeps holding a request: waiting is a delayed job and a released lease.
  */
 import type { Logger } from 'pino';
 import type { OperationDefinition, OperationRegistry } from '../manifests/index.js';
-import type { JsonObject, ProviderTask, RoutedModel } from '../plugin-sdk/index.js';
+import type { JsonObject, ProviderTask, RoutedModel, StartResult } from '../plugin-sdk/index.js';
 import { ProviderError } from '../plugin-sdk/index.js';
 import type { LoadedPlugin, PluginRegistry } from '../plugins/index.js';
 import type { Job, JobQueue } from '../queue/index.js';
@@ -16,6 +17,19 @@ import { nextCheckDelay } from './backoff.js';
 import { callProvider, type ProviderCallDeps } from './call-provider.js';
 import type { RequestFinisher } from './finish-request.js';
 import type { LifecycleSettings } from './lifecycle-settings.js';
+
+/** The errorMessage of a request whose submission was neither confirmed nor found at the vendor. */
+function unconfirmedMessage(provider: string, reason: string): string {
+  return `${provider} did not confirm the submission (${reason}); it was not sent again, to avoid a duplicate job; the credits were refunded`;
+}
+
+/**
+ * `output.provider` names the plugin that served the request, whatever the plugin wrote (or left out, as
+ * prompt rewriting does): a client must always be able to tell a vendor's media from the offline provider's.
+ */
+function servedBy(output: JsonObject, provider: string): JsonObject {
+  return { ...output, provider };
+}
 
 export interface WorkerDeps extends ProviderCallDeps {
   registry: OperationRegistry;
@@ -57,27 +71,88 @@ export class RequestWorker {
     if (!modelRoute) return void (await finisher.fail(request, workerId, `model ${request.model} is no longer served`));
 
     const route = this.routeOf(request, definition);
+    // A submission was sent by a worker that lost the request before learning the answer: the vendor may
+    // hold a job, so it is looked up, never submitted again (recordSubmission is written before the send).
+    const interrupted = request.provider ? this.deps.plugins.get(request.provider) : undefined;
+    if (request.provider) {
+      if (!interrupted) return void (await finisher.fail(request, workerId, unconfirmedMessage(request.provider, 'its worker was lost while submitting')));
+      return this.reconcile(request, definition, interrupted, route, 'its worker was lost while submitting');
+    }
+
     const candidates = this.deps.plugins.candidates(request.operation, modelRoute);
     let lastTransient: ProviderError | undefined;
     for (const candidate of candidates) {
+      const attempt = this.recordStartAttempt(request, candidate.plugin.id, route);
       try {
-        const result = await this.call(candidate, request, route, (context) =>
-          candidate.plugin.operations[request.operation].start(request.input ?? {}, context, route),
+        const result = await this.call(attempt, candidate, route, (context) => candidate.plugin.operations[request.operation].start(request.input ?? {}, context, route), () =>
+          this.recordSubmission(request, candidate.plugin.id),
         );
-        if ('done' in result) return void (await finisher.succeed(request, workerId, definition, result.done));
-        await this.schedulePoll(request, definition, candidate.plugin.id, result.task, route, 0);
-        return;
+        return this.settleStart(attempt, definition, candidate.plugin.id, route, result);
       } catch (error) {
         const failure = error as ProviderError;
-        if (!failure.retryable) return void (await finisher.fail(request, workerId, failure.message));
+        // Never the next provider: that would be a second job if this one took the submission.
+        if (ProviderError.isOutcomeUnknown(failure)) return this.reconcile(attempt, definition, candidate, route, failure.message);
+        if (!failure.retryable) return void (await finisher.fail(attempt, workerId, failure.message));
         this.deps.log.warn({ requestId: request.id, provider: candidate.plugin.id, err: failure.message }, 'provider deferred the start; trying the next one');
         lastTransient = failure;
       }
     }
     // Every provider is down or none is configured: defer, spending nothing, until the give-up time.
     const delay = lastTransient?.details.retryAfterSeconds !== undefined ? lastTransient.details.retryAfterSeconds * 1000 : settings.retry_after_ms;
-    await this.deps.requests.release(request.id, workerId, { status: 'queued', nextCheckAtMs: clock.now() + delay, refundAttempt: true });
-    await this.deps.queue.publish({ requestId: request.id }, { delayMs: delay });
+    await this.defer(request, delay, { refundAttempt: true, forgetStart: true });
+  }
+
+  /**
+   * The start's outcome is unknown (see ProviderError.outcomeUnknown): the plugin looks the job up where it
+   * can; otherwise, or when the lookup fails for good, the request fails with a refund. A lookup that fails
+   * transiently is tried again by the next claim, which counts as an attempt (bounded by max_attempts).
+   */
+  private async reconcile(request: RequestRecord, definition: OperationDefinition, loaded: LoadedPlugin, route: RoutedModel, reason: string): Promise<void> {
+    const { workerId, finisher, settings, log } = this.deps;
+    const provider = loaded.plugin.id;
+    const handler = loaded.plugin.operations[request.operation];
+    log.warn({ requestId: request.id, provider, reason }, 'submission outcome unknown; not submitting again');
+    if (!handler?.reconcile) return void (await finisher.fail(request, workerId, unconfirmedMessage(provider, reason)));
+    try {
+      const found = await this.call(request, loaded, route, (context) => handler.reconcile!(request.input ?? {}, context, route));
+      if (found === 'absent') {
+        log.info({ requestId: request.id, provider }, 'the vendor has no job for this request; starting again later');
+        return this.defer(request, settings.retry_after_ms, { refundAttempt: true, forgetStart: true });
+      }
+      return this.settleStart(request, definition, provider, route, found);
+    } catch (error) {
+      const failure = error as ProviderError;
+      if (failure.retryable && !ProviderError.isOutcomeUnknown(failure)) return this.defer(request, settings.retry_after_ms, { refundAttempt: false, forgetStart: false });
+      return void (await finisher.fail(request, workerId, unconfirmedMessage(provider, failure.message)));
+    }
+  }
+
+  private async settleStart(request: RequestRecord, definition: OperationDefinition, provider: string, route: RoutedModel, result: StartResult): Promise<void> {
+    if ('done' in result) return void (await this.deps.finisher.succeed(request, this.deps.workerId, definition, servedBy(result.done, provider)));
+    await this.schedulePoll(request, definition, provider, result.task, route, 0);
+  }
+
+  private async defer(request: RequestRecord, delayMs: number, options: { refundAttempt: boolean; forgetStart: boolean }): Promise<void> {
+    await this.deps.requests.release(request.id, this.deps.workerId, { status: 'queued', nextCheckAtMs: this.deps.clock.now() + delayMs, ...options });
+    await this.deps.queue.publish({ requestId: request.id }, { delayMs });
+  }
+
+  /**
+   * The spec's processing output (task_id, status, provider, model) from the moment a provider is called;
+   * the request id stands in for the vendor's task id until there is one. Not awaited: it runs beside the
+   * plugin call instead of ahead of it, and the store only lets it land while this worker still holds the
+   * request without a task, so it can never overwrite a later state. A failure then fails with this output.
+   */
+  private recordStartAttempt(request: RequestRecord, provider: string, route: RoutedModel): RequestRecord {
+    const output: JsonObject = { task_id: request.id, status: 'processing', provider, model: route.publicName };
+    this.deps.requests.recordStartAttempt(request.id, this.deps.workerId, output).catch((error) => this.deps.log.warn({ err: error, requestId: request.id }, 'could not record the start attempt'));
+    return { ...request, output };
+  }
+
+  private async recordSubmission(request: RequestRecord, provider: string): Promise<void> {
+    if (!(await this.deps.requests.recordSubmission(request.id, this.deps.workerId, provider))) {
+      throw new ProviderError(`${provider}: the worker lost the request before submitting it`, { provider, retryable: false });
+    }
   }
 
   private async poll(request: RequestRecord): Promise<void> {
@@ -91,8 +166,8 @@ export class RequestWorker {
     if (await this.gaveUp(request, definition)) return;
     const route = this.routeOf(request, definition);
     try {
-      const result = await this.call(loaded, request, route, (context) => handler.status!(request.task!, context, route));
-      if ('done' in result) return void (await finisher.succeed(request, workerId, definition, result.done));
+      const result = await this.call(request, loaded, route, (context) => handler.status!(request.task!, context, route));
+      if ('done' in result) return void (await finisher.succeed(request, workerId, definition, servedBy(result.done, loaded.plugin.id)));
       if ('failed' in result) return void (await finisher.fail(request, workerId, result.failed));
       await this.schedulePoll(request, definition, loaded.plugin.id, request.task!, route, request.pollCount + 1, result.pending.progress);
     } catch (error) {
@@ -139,13 +214,13 @@ export class RequestWorker {
    * A plugin call with a lease heartbeat: the lease stays short (a dead worker's request is taken over
    * quickly) while a long render or upload keeps it alive.
    */
-  private async call<T>(loaded: LoadedPlugin, request: RequestRecord, route: RoutedModel, invoke: Parameters<typeof callProvider<T>>[3]): Promise<T> {
+  private async call<T>(request: RequestRecord, loaded: LoadedPlugin, route: RoutedModel, invoke: Parameters<typeof callProvider<T>>[3], beforeSubmission?: () => Promise<void>): Promise<T> {
     const { requests, settings, clock, workerId, log } = this.deps;
     const heartbeat = setInterval(() => {
       requests.extendLease(request.id, workerId, clock.now() + settings.lease_ms).catch((error) => log.warn({ err: error, requestId: request.id }, 'lease heartbeat failed'));
     }, Math.max(50, Math.floor(settings.lease_ms / 3)));
     try {
-      return await callProvider(this.deps, loaded, { requestId: request.id, operation: request.operation, route, timeoutMs: this.deps.callTimeoutMs }, invoke);
+      return await callProvider(this.deps, loaded, { requestId: request.id, operation: request.operation, route, timeoutMs: this.deps.callTimeoutMs, beforeSubmission }, invoke);
     } finally {
       clearInterval(heartbeat);
     }

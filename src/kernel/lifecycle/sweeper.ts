@@ -3,6 +3,8 @@
  * commit) and workers can die holding a lease. The store says what should be happening, so the sweeper
  * republishes every request that is due and unattended, or whose lease ran out; the conditional claims
  * make the extra jobs harmless. At start-up it runs at once with no grace: nothing is queued yet.
+ * It is also the outbox relay: a create whose publish failed (broker down) is answered anyway, and its
+ * `queued` row is sent by the first pass after the broker is back.
  */
 import type { Logger } from 'pino';
 import type { JobQueue } from '../queue/index.js';
@@ -44,7 +46,13 @@ export class Sweeper {
     // Bounded per pass; a backlog larger than this drains over the next passes.
     const due = await requests.findNeedingAttention(now, graceMs, 500);
     for (const request of due) {
-      await queue.publish({ requestId: request.id });
+      try {
+        await queue.publish({ requestId: request.id });
+      } catch (error) {
+        // The broker is down: the rest would fail alike. The rows stay due, so a later pass sends them.
+        log.warn({ err: error, waiting: due.length - republished }, 'sweeper could not publish; the requests wait for the broker');
+        break;
+      }
       if (!request.leaseOwner) await requests.postponeCheck(request.id, request.nextCheckAtMs, now + settings.requeue_after_ms);
       republished += 1;
     }

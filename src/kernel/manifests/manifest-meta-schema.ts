@@ -5,13 +5,16 @@
 const deprecation = {
   type: 'object',
   additionalProperties: false,
-  required: ['message'],
+  required: ['message', 'since'],
   properties: {
     message: { type: 'string', minLength: 1 },
     replacement: { type: 'string' },
-    since: { type: 'string' },
+    since: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
+    sunset: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
   },
 };
+
+const pluginId = { type: 'string', pattern: '^[a-z0-9-]+$' };
 
 const schemaObject = { type: 'object', required: ['type'], properties: { type: { const: 'object' } } };
 
@@ -102,13 +105,16 @@ export const manifestMetaSchema = {
           additionalProperties: {
             type: 'object',
             additionalProperties: false,
-            required: ['vendor_model', 'plugin'],
+            required: ['vendor_model'],
+            // Served by `plugin`, or waiting for the `planned` plugin to be written: exactly one of the two.
+            oneOf: [{ required: ['plugin'] }, { required: ['planned'] }],
             properties: {
               vendor_model: { type: 'string', minLength: 1 },
               label: { type: 'string' },
               family: { type: 'string' },
-              plugin: { type: 'string', pattern: '^[a-z0-9-]+$' },
-              fallbacks: { type: 'array', items: { type: 'string', pattern: '^[a-z0-9-]+$' } },
+              plugin: pluginId,
+              planned: pluginId,
+              fallbacks: { type: 'array', items: pluginId },
               disabled: { type: 'string', minLength: 1 },
               deprecated: deprecation,
             },

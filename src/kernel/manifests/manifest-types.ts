@@ -36,8 +36,10 @@ export interface DeprecationNotice {
   message: string;
   /** The operation or model value to use instead. */
   replacement?: string;
-  /** RFC 9745 value for the `Deprecation` header: an IMF-fixdate or `true`. */
-  since?: string;
+  /** When it was deprecated (`YYYY-MM-DD`, UTC): the RFC 9745 `Deprecation` header carries it as an sf-date. */
+  since: string;
+  /** When it stops being served, if that is planned (`YYYY-MM-DD`, UTC): sent as the RFC 8594 `Sunset` header. */
+  sunset?: string;
 }
 
 /**
@@ -86,16 +88,39 @@ export interface RoutingTable {
   models: Record<string, ModelRoute>;
 }
 
-export interface ModelRoute {
+/**
+ * One model value of an operation. It names either the vendor plugin that serves it (`plugin`) or, while that
+ * plugin is still to be written, the plugin it will get (`planned`); never both. A planned model is served only
+ * by its fallbacks: the offline `local` plugin in the embedded default, nobody (503) in production.
+ */
+export type ModelRoute = ModelRouteDetails & (ServedRoute | PlannedRoute);
+
+export interface ServedRoute {
+  /** Plugin that serves this model when its configuration is present. */
+  plugin: string;
+  planned?: never;
+}
+
+export interface PlannedRoute {
+  /**
+   * The plugin this model will get once it is written (issue "Every model real"). Listed in the OpenAPI
+   * document as `planned:`; the start check does not require it to exist yet.
+   */
+  planned: string;
+  plugin?: never;
+}
+
+export interface ModelRouteDetails {
   /** The vendor's own name for the model, passed to the plugin. */
   vendor_model: string;
   /** Human name used in docs ("Nano Banana Pro"). */
   label?: string;
   /** Model family for docs and MCP (e.g. "Wan", "Sora"); several model values may share one. */
   family?: string;
-  /** Plugin that serves this model when its configuration is present. */
-  plugin: string;
-  /** Plugins tried in order when `plugin` is not configured or fails with a transient error. */
+  /**
+   * Plugins tried in order when `plugin` is not configured or fails with a transient error. A synthetic plugin
+   * (`local`) listed here is skipped when `routing.synthetic_fallback` is false (production).
+   */
   fallbacks?: string[];
   /** Present when the model is switched off: requests get 422 with this message, nothing is charged. */
   disabled?: string;

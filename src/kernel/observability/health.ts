@@ -1,23 +1,55 @@
-/** Whether this process's dependencies answer: what an orchestrator's readiness probe should see. */
+/**
+ * Whether this process's dependencies answer: what an orchestrator's readiness probe should see. The answer
+ * names each component's state with a short stable reason; what the driver said (addresses, host names,
+ * SQL) goes to the log only, since `/healthz` is served without authentication.
+ */
+import type { Logger } from 'pino';
 import type { Database } from '../store/index.js';
 import type { JobQueue } from '../queue/index.js';
 import type { PluginRegistry } from '../plugins/index.js';
 
+/** Why a component is down, in words that are safe to show anyone. */
+export type DownReason = 'unreachable' | 'timed out' | 'failing';
+
+export type ComponentHealth = { ok: true } | { ok: false; reason: DownReason };
+
 export interface HealthReport {
   ok: boolean;
   role: string;
-  checks: Record<string, { ok: boolean; detail?: string }>;
+  checks: Record<string, ComponentHealth>;
   providers: ReturnType<PluginRegistry['breakerStates']>;
 }
 
-export async function checkHealth(deps: { role: string; database: Database; queue: JobQueue; plugins: PluginRegistry }): Promise<HealthReport> {
-  const checks: HealthReport['checks'] = {};
-  try {
-    await Promise.race([deps.database.sql.first('SELECT 1 AS ok'), new Promise((_, reject) => setTimeout(() => reject(new Error('timed out after 2 s')), 2000).unref())]);
-    checks.database = { ok: true };
-  } catch (error) {
-    checks.database = { ok: false, detail: (error as Error).message };
-  }
-  checks.queue = deps.queue.health ? await deps.queue.health() : { ok: true };
+const databaseCheckTimeoutMs = 2000;
+
+class CheckTimedOut extends Error {}
+
+export async function checkHealth(deps: { role: string; database: Database; queue: JobQueue; plugins: PluginRegistry; log: Logger }): Promise<HealthReport> {
+  const checks: HealthReport['checks'] = { database: await checkDatabase(deps.database, deps.log), queue: await checkQueue(deps.queue, deps.log) };
   return { ok: Object.values(checks).every((check) => check.ok), role: deps.role, checks, providers: deps.plugins.breakerStates() };
+}
+
+async function checkDatabase(database: Database, log: Logger): Promise<ComponentHealth> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new CheckTimedOut()), databaseCheckTimeoutMs);
+  });
+  try {
+    await Promise.race([database.sql.first('SELECT 1 AS ok'), timeout]);
+    return { ok: true };
+  } catch (error) {
+    const reason: DownReason = error instanceof CheckTimedOut ? 'timed out' : 'unreachable';
+    log.warn({ err: error, component: 'database', reason }, 'health check: the database is down');
+    return { ok: false, reason };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function checkQueue(queue: JobQueue, log: Logger): Promise<ComponentHealth> {
+  if (!queue.health) return { ok: true };
+  const health = await queue.health();
+  if (health.ok) return { ok: true };
+  log.warn({ component: 'queue', detail: health.detail }, 'health check: the queue is down');
+  return { ok: false, reason: 'unreachable' };
 }

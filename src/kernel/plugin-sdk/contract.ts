@@ -48,13 +48,25 @@ export interface PluginBlobs {
   put(bytes: Buffer, contentType: string, extension: string): Promise<HostedFile>;
   /** Stores a file from disk (moved or copied) and returns the hosted file. */
   putFile(path: string, contentType: string, extension: string): Promise<HostedFile>;
-  /** Copies a vendor URL into our storage (vendor URLs expire; clients get ours). */
-  rehost(url: string, options?: { contentType?: string; extension?: string }): Promise<HostedFile>;
+  /**
+   * Copies a vendor URL into our storage (vendor URLs expire; clients get ours), streamed through a temporary
+   * file, so a large output never sits in memory.
+   */
+  rehost(url: string, options?: { contentType?: string; extension?: string; maxBytes?: number }): Promise<HostedFile>;
   /**
    * Reads a media URL given as input into memory (at most `maxBytes`). URLs of our own storage are read
-   * straight from the store; other URLs are fetched over HTTP(S).
+   * straight from the store; other URLs are fetched through the SDK's guarded fetch (public addresses only).
+   * `field` names the input in the client-visible error ("could not fetch video_url: ...").
    */
-  fetchInput(url: string, options?: { maxBytes?: number }): Promise<{ bytes: Buffer; contentType: string }>;
+  fetchInput(url: string, options?: InputFetchOptions): Promise<{ bytes: Buffer; contentType: string }>;
+  /** Like `fetchInput`, streamed to the file `path` (large sources: videos, long audio). */
+  fetchInputToFile(url: string, path: string, options?: InputFetchOptions): Promise<{ size: number; contentType: string }>;
+}
+
+export interface InputFetchOptions {
+  maxBytes?: number;
+  /** The input field the URL came from, for error messages. */
+  field?: string;
 }
 
 export interface PluginContext<Config = Record<string, unknown>> {
@@ -74,6 +86,14 @@ export interface PluginContext<Config = Record<string, unknown>> {
 
 export interface OperationHandler<Config = Record<string, unknown>> {
   start(input: JsonObject, ctx: PluginContext<Config>, route: RoutedModel): Promise<StartResult>;
+  /**
+   * Finds the job a `start` may have created when the kernel does not know whether the vendor took the
+   * submission (timeout after the bytes left, connection reset, 5xx, or a worker lost mid-start): by the
+   * vendor's lookup of our idempotency key, or by resending with that key where the vendor then answers with
+   * the job it already has. `absent` proves there is no job (start may run again). Without `reconcile`, such a
+   * request fails with a refund rather than risk a second job (docs/plugins.md, "At most one vendor job").
+   */
+  reconcile?(input: JsonObject, ctx: PluginContext<Config>, route: RoutedModel): Promise<StartResult | 'absent'>;
   status?(task: ProviderTask, ctx: PluginContext<Config>, route: RoutedModel): Promise<StatusResult>;
   cancel?(task: ProviderTask, ctx: PluginContext<Config>, route: RoutedModel): Promise<void>;
 }
@@ -88,6 +108,11 @@ export interface ProviderPlugin<Config = Record<string, unknown>> {
    * Plugins that are not enabled are skipped by the router.
    */
   isEnabled(config: Config): boolean;
+  /**
+   * The plugin makes stand-in media itself instead of calling a vendor's model (the offline `local` plugin).
+   * It is never a fallback for a vendor's model when `routing.synthetic_fallback` is false (production).
+   */
+  synthetic?: boolean;
   operations: Record<string, OperationHandler<Config>>;
 }
 

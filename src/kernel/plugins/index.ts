@@ -1,1 +1,3 @@
-export { PluginRegistry, type LoadedPlugin, type BreakerSettings } from './plugin-registry.js';
+export { PluginRegistry, type LoadedPlugin, type BreakerSettings, type RoutingPolicy } from './plugin-registry.js';
+export { checkRoutes } from './route-check.js';
+export { unavailableModelError } from './unavailable-model.js';

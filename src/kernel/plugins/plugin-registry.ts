@@ -2,6 +2,8 @@
  * Loads provider plugins (one folder each, `index.ts` default-exporting `definePlugin(...)`), validates
  * each plugin's configuration against its own schema, and wraps every plugin in one opossum circuit
  * breaker. Plugins whose `isEnabled(config)` is false (e.g. no API key) stay loaded but are never routed to.
+ * Which plugins may stand in for a route is the routing policy: with `syntheticFallback` off (production) a
+ * synthetic plugin (`local`) is never a fallback, so a vendor's model is only ever served by a vendor.
  */
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -20,6 +22,11 @@ export interface BreakerSettings {
   rolling_count_timeout_ms: number;
 }
 
+export interface RoutingPolicy {
+  /** Whether a synthetic plugin listed in a route's `fallbacks` may serve it (`routing.synthetic_fallback`). */
+  syntheticFallback: boolean;
+}
+
 export interface LoadedPlugin {
   plugin: ProviderPlugin;
   config: Record<string, unknown>;
@@ -34,6 +41,7 @@ export class PluginRegistry {
     private readonly breakerSettings: BreakerSettings,
     /** Told when a breaker opens or closes (metrics, logs). */
     private readonly onBreakerChange?: (pluginId: string, open: boolean) => void,
+    private readonly policy: RoutingPolicy = { syntheticFallback: true },
   ) {}
 
   /** Adds a plugin object; throws with every bad config setting named. */
@@ -53,8 +61,9 @@ export class PluginRegistry {
       resetTimeout: settings.reset_timeout_ms,
       volumeThreshold: settings.volume_threshold,
       rollingCountTimeout: settings.rolling_count_timeout_ms,
-      // A permanent vendor error (bad input) says nothing about the vendor's health: don't count it.
-      errorFilter: (error: unknown) => ProviderError.is(error) && !error.retryable,
+      // A permanent vendor error (bad input) says nothing about the vendor's health: don't count it. A submission
+      // whose outcome is unknown (a timeout or a 5xx after the bytes left) is not retried, but it does.
+      errorFilter: (error: unknown) => ProviderError.is(error) && !error.retryable && !ProviderError.isOutcomeUnknown(error),
     });
     breaker.on('open', () => this.onBreakerChange?.(plugin.id, true));
     breaker.on('close', () => this.onBreakerChange?.(plugin.id, false));
@@ -83,12 +92,20 @@ export class PluginRegistry {
     return [...this.plugins.values()];
   }
 
-  /** The plugins that can serve this route right now, in routing order (primary, then fallbacks). */
+  /**
+   * The plugins that can serve this route right now, in routing order (primary, then fallbacks). A planned
+   * route has no primary; an empty list means the create is refused (503) before anything is charged.
+   */
   candidates(operation: string, route: ModelRoute): LoadedPlugin[] {
-    const ids = [route.plugin, ...(route.fallbacks ?? [])];
-    return [...new Set(ids)]
+    return this.eligible(route)
       .map((id) => this.plugins.get(id))
       .filter((loaded): loaded is LoadedPlugin => !!loaded && loaded.enabled && !!loaded.plugin.operations[operation]);
+  }
+
+  /** The plugin ids the routing policy lets serve this route, in routing order, whether configured or not. */
+  eligible(route: ModelRoute): string[] {
+    const fallbacks = (route.fallbacks ?? []).filter((id) => this.policy.syntheticFallback || !this.plugins.get(id)?.plugin.synthetic);
+    return [...new Set([...(route.plugin === undefined ? [] : [route.plugin]), ...fallbacks])];
   }
 
   /** Breaker state per plugin, for the health endpoint and metrics. */

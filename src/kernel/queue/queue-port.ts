@@ -9,7 +9,10 @@ export interface Job {
 export type JobHandler = (job: Job) => Promise<void>;
 
 export interface JobQueue {
-  /** Resolves once the job is safely queued (for a broker: after the publisher confirm). */
+  /**
+   * Resolves once the job is safely queued (for a broker: after the publisher confirm). Rejects within a
+   * short bound when the broker is unreachable: callers have the job in the store, and the sweeper sends it.
+   */
   publish(job: Job, options?: { delayMs?: number }): Promise<void>;
   /** Starts delivering jobs to `handler`, at most `concurrency` at a time. */
   consume(handler: JobHandler, options: { concurrency: number }): Promise<void>;

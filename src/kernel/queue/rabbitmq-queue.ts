@@ -8,7 +8,10 @@
  *  - delays wait in fixed-TTL quorum queues that dead-letter back to the work exchange (no sleeping, no
  *    head-of-line blocking), see rabbitmq-topology.ts;
  *  - a lost connection is re-opened with capped, jittered exponential backoff: topology re-declared,
- *    channels re-created, consumers resumed. Publishes wait for it up to `publishTimeoutMs`, then reject.
+ *    channels re-created, consumers resumed. A publish waits for it up to `publishTimeoutMs` (a blip is
+ *    bridged), but once the broker has been gone for longer than that, publishes reject at once: an API
+ *    process answers its creates without waiting on a broker known to be down (the request row is the
+ *    outbox, see lifecycle/create-request.ts).
  * Every rejection means "not known to be queued": the store is the source of truth and the sweeper
  * republishes, and duplicates are harmless because every state transition is a conditional update.
  * The topology and its reasons: docs/rabbitmq.md.
@@ -31,7 +34,10 @@ export interface RabbitMqQueueOptions {
   waitBucketsMs?: readonly number[];
   /** Reconnect backoff: exponential from `initialMs`, capped at `maxMs`, with jitter. Default 250 ms .. 30 s. */
   reconnect?: { initialMs: number; maxMs: number };
-  /** How long `publish` may wait for a connection plus the broker's confirm before it rejects. Default 10 s. */
+  /**
+   * How long `publish` may wait for a connection plus the broker's confirm before it rejects, and how long
+   * an outage lasts before publishes stop waiting at all. Default 1 s (`queue.publish_timeout_ms`).
+   */
   publishTimeoutMs?: number;
   /**
    * Pause before a failed job is handed back, doubled per earlier delivery (capped at 30 s), so a short
@@ -104,6 +110,8 @@ export class RabbitMqQueue implements JobQueue {
   private readonly connectionName: string;
 
   private session: Session | undefined;
+  /** When the last live session was lost; unset while connected or before the first connection. */
+  private outageSinceMs: number | undefined;
   private firstConnect: Promise<void> | undefined;
   private supervisor: Promise<void> | undefined;
   private sessionWaiters = new Set<() => void>();
@@ -128,7 +136,7 @@ export class RabbitMqQueue implements JobQueue {
       waitBucketsMs: options.waitBucketsMs ?? defaultWaitBucketsMs,
     });
     this.reconnect = options.reconnect ?? { initialMs: 250, maxMs: 30_000 };
-    this.publishTimeoutMs = options.publishTimeoutMs ?? 10_000;
+    this.publishTimeoutMs = options.publishTimeoutMs ?? 1_000;
     this.redeliveryDelayMs = options.redeliveryDelayMs ?? 1_000;
     this.connectionName = options.connectionName ?? `mediagate ${options.prefix} ${hostname()}:${process.pid}`;
     this.log = (options.log ?? pino({ level: 'silent' })).child({ component: 'rabbitmq-queue', prefix: options.prefix });
@@ -139,12 +147,12 @@ export class RabbitMqQueue implements JobQueue {
     if (problems.length > 0) throw new Error(`invalid RabbitMQ queue settings: ${problems.join('; ')}`);
   }
 
-  /** True while a connection with its channels is up. */
   /** For health endpoints: whether a live connection to the broker exists right now. */
   async health(): Promise<{ ok: boolean; detail?: string }> {
     return this.connected ? { ok: true } : { ok: false, detail: 'not connected to RabbitMQ (reconnecting)' };
   }
 
+  /** True while a connection with its channels is up. */
   get connected(): boolean {
     return this.session !== undefined && !this.session.isLost;
   }
@@ -176,6 +184,9 @@ export class RabbitMqQueue implements JobQueue {
   }
 
   async publish(job: Job, options: { delayMs?: number } = {}): Promise<void> {
+    const downForMs = this.outageSinceMs === undefined ? 0 : Date.now() - this.outageSinceMs;
+    // Past one timeout an outage is not a blip: waiting for it again would only add latency to every caller.
+    if (downForMs > this.publishTimeoutMs) throw new Error(`RabbitMQ is unreachable (down for ${downForMs} ms); not waiting for it`);
     const deadline = Date.now() + this.publishTimeoutMs;
     const wait = planWait(options.delayMs ?? 0, this.waitBucketsMs);
     const session = await this.waitForSession(deadline);
@@ -262,6 +273,7 @@ export class RabbitMqQueue implements JobQueue {
 
   private adopt(session: Session): void {
     this.session = session;
+    this.outageSinceMs = undefined;
     this.log.info('RabbitMQ connected; topology declared');
     // consume() may have been called while this session was being opened.
     if (this.consumer && !session.consuming) void this.startConsuming(session).catch((error) => session.markLost('could not start consuming', error));
@@ -275,6 +287,7 @@ export class RabbitMqQueue implements JobQueue {
     while (!this.closing) {
       await session.lost;
       if (this.session === session) this.session = undefined;
+      this.outageSinceMs = Date.now();
       for (let attempt = 1; !this.closing; attempt += 1) {
         const delay = reconnectDelay(attempt, this.reconnect);
         this.log.info({ attempt, delayMs: delay }, 'reconnecting to RabbitMQ');

@@ -6,7 +6,8 @@
 import { isDuplicateKeyError, withTransientRetry } from '../store/transient-retry.js';
 import type { SqlDatabase } from '../store/sql-executor.js';
 
-export type RateBucket = 'create' | 'read';
+/** `webhook_test`: test sends, which make the gateway call a URL of the client's choosing, have their own small budget. */
+export type RateBucket = 'create' | 'read' | 'webhook_test';
 
 export interface RateDecision {
   allowed: boolean;

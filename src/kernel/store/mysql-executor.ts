@@ -5,6 +5,7 @@
  * than the statement itself, as its builder did on SQLite.
  */
 import mysql from 'mysql2/promise';
+import { scrubbed } from './database-error.js';
 import { GroupCommit } from './group-commit.js';
 import type { SqlDatabase, SqlExecutor } from './sql-executor.js';
 
@@ -14,16 +15,17 @@ type Runner = Pick<mysql.Pool | mysql.PoolConnection, 'query'>;
 
 function executorOn(runner: Runner): SqlExecutor {
   return {
+    // mysql2 errors carry the statement with every value inlined (`sql`) and quote values in `sqlMessage`.
     async all<Row>(sql: string, params: unknown[] = []) {
-      const [rows] = await runner.query(sql, params);
+      const [rows] = await scrubbed(sql, () => runner.query(sql, params));
       return rows as Row[];
     },
     async first<Row>(sql: string, params: unknown[] = []) {
-      const [rows] = await runner.query(sql, params);
+      const [rows] = await scrubbed(sql, () => runner.query(sql, params));
       return (rows as Row[])[0];
     },
     async run(sql: string, params: unknown[] = []) {
-      const [header] = await runner.query(sql, params);
+      const [header] = await scrubbed(sql, () => runner.query(sql, params));
       // mysql2 connects with FOUND_ROWS, so affectedRows counts matched rows, like SQLite's `changes`.
       return { changes: Number((header as mysql.ResultSetHeader).affectedRows ?? 0) };
     },

@@ -1,17 +1,19 @@
 /**
  * Admission: a new `queued` request row, the guarded debit that pays for it, its ledger entry and its
  * idempotency completion, written in one transaction, so a request never exists unpaid and credits are
- * never taken for nothing.
+ * never taken for nothing. The debit is also guarded by the API keys of the batch: a key revoked before
+ * the transaction admits nothing, in any process, whatever that process's key cache still holds.
  *
  * Admissions that arrive together are written together: one multi-row INSERT of requests, one of ledger
  * entries, then one guarded UPDATE per account for the batch's total. On a server database every create
  * of an account queues on that account's row lock until the COMMIT, so what bounds create throughput is
  * the statements per batch (not per request) and how long the lock is held (measured on MariaDB: five
  * statements per create, debit first, capped one API process at ~450 creates/s; docs/BENCHMARKS.md).
- * When an account cannot cover the batch's total, the batch is written again debiting request by request
- * in arrival order, and only those that do not fit are refused. When the shared transaction fails (one
- * bad row, a deadlock, a lost connection), each admission is written again on its own, so one fault fails
- * one request, and callers retry transient errors as they would alone.
+ * When an account cannot cover the batch's total (or one of its keys is revoked), the batch is written
+ * again debiting request by request in arrival order, and only those that do not fit (or whose key is
+ * revoked) are refused. When the shared transaction fails (one bad row, a deadlock, a lost connection),
+ * each admission is written again on its own, so one fault fails one request, and callers retry transient
+ * errors as they would alone.
  */
 import type { AccountStore, LedgerEntry } from './account-store.js';
 import type { IdempotencyStore } from './idempotency-store.js';
@@ -25,7 +27,7 @@ export interface Admission {
   idempotency?: { apiKeyId: string; key: string; response: { status: number; body: unknown } };
 }
 
-export type AdmissionResult = { admitted: true } | { admitted: false; creditsBalance: number };
+export type AdmissionResult = { admitted: true } | { admitted: false; creditsBalance: number } | { admitted: false; keyRevoked: true };
 
 export interface AdmissionStores {
   db: SqlDatabase;
@@ -83,44 +85,51 @@ export class RequestAdmissions {
     try {
       return await this.writeDebitingLast(batch);
     } catch (error) {
-      if (!(error instanceof BalanceShort)) throw error;
+      if (!(error instanceof DebitRefused)) throw error;
       return this.writeDebitingEach(batch);
     }
   }
 
   /**
-   * The common case, every account covers its total: rows first, debits last, so the account row is locked
-   * only from its UPDATE to the COMMIT right after it — the lock other API processes queue on.
+   * The common case, every account covers its total and every key is live: rows first, debits last, so the
+   * account row is locked only from its UPDATE to the COMMIT right after it — the lock other API processes
+   * queue on.
    */
   private writeDebitingLast(batch: Admission[]): Promise<AdmissionResult[]> {
     const { db, accounts } = this.stores;
     return db.transaction(async (tx) => {
       await this.insertRows(tx, batch);
       for (const [accountId, group] of groupByAccount(batch)) {
-        if (!(await accounts.debit(tx, accountId, totalCredits(group)))) throw new BalanceShort();
+        if (!(await accounts.debitForKeys(tx, accountId, totalCredits(group), keyIdsOf(group)))) throw new DebitRefused();
       }
       return batch.map((): AdmissionResult => ({ admitted: true }));
     });
   }
 
-  /** Some account is short: debit request by request, in arrival order, and admit only those that fit. */
+  /**
+   * Some account is short or some key revoked: refuse the revoked keys' admissions, then debit request by
+   * request, in arrival order, and admit only those that fit.
+   */
   private writeDebitingEach(batch: Admission[]): Promise<AdmissionResult[]> {
     const { db, accounts } = this.stores;
     return db.transaction(async (tx) => {
-      const refused = new Set<Admission>();
-      for (const [accountId, group] of groupByAccount(batch)) {
+      const revoked = await accounts.revokedKeyIds(tx, keyIdsOf(batch));
+      const short = new Set<Admission>();
+      for (const [accountId, group] of groupByAccount(batch.filter((admission) => !revoked.has(admission.request.apiKeyId)))) {
         for (const admission of group) {
-          if (!(await accounts.debit(tx, accountId, admission.request.billableCredits))) refused.add(admission);
+          if (!(await accounts.debit(tx, accountId, admission.request.billableCredits))) short.add(admission);
         }
       }
-      await this.insertRows(tx, batch.filter((admission) => !refused.has(admission)));
+      await this.insertRows(tx, batch.filter((admission) => !short.has(admission) && !revoked.has(admission.request.apiKeyId)));
       const balances = new Map<string, number>();
-      for (const { request } of refused) {
+      for (const { request } of short) {
         if (!balances.has(request.accountId)) balances.set(request.accountId, (await accounts.getAccount(request.accountId, tx))?.creditsBalance ?? 0);
       }
-      return batch.map((admission): AdmissionResult =>
-        refused.has(admission) ? { admitted: false, creditsBalance: balances.get(admission.request.accountId) ?? 0 } : { admitted: true },
-      );
+      return batch.map((admission): AdmissionResult => {
+        if (revoked.has(admission.request.apiKeyId)) return { admitted: false, keyRevoked: true };
+        if (short.has(admission)) return { admitted: false, creditsBalance: balances.get(admission.request.accountId) ?? 0 };
+        return { admitted: true };
+      });
     });
   }
 
@@ -134,11 +143,15 @@ export class RequestAdmissions {
   }
 }
 
-/** Rolls back the debit-last write: an account cannot cover its part of the batch. */
-class BalanceShort extends Error {}
+/** Rolls back the debit-last write: an account cannot cover its part of the batch, or a key is revoked. */
+class DebitRefused extends Error {}
 
 function totalCredits(group: Admission[]): number {
   return group.reduce((sum, admission) => sum + admission.request.billableCredits, 0);
+}
+
+function keyIdsOf(admissions: Admission[]): string[] {
+  return [...new Set(admissions.map((admission) => admission.request.apiKeyId))];
 }
 
 function groupByAccount(batch: Admission[]): Map<string, Admission[]> {

@@ -110,6 +110,26 @@ export class RequestStore {
     return changes === 1;
   }
 
+  /**
+   * What a client sees while a start runs (`output`: task_id, status, provider, model), written as the
+   * worker calls a provider. Only the lease holder of a `processing` request writes it, so a late write can
+   * never overwrite a stored task's output or a finished request.
+   */
+  async recordStartAttempt(id: string, worker: string, output: JsonObject): Promise<boolean> {
+    const { changes } = await this.db.run(`UPDATE requests SET output = ? WHERE id = ? AND status = 'processing' AND lease_owner = ? AND task IS NULL`, [JSON.stringify(output), id, worker]);
+    return changes === 1;
+  }
+
+  /**
+   * Records, before a plugin sends a submission the vendor cannot dedupe, which provider it goes to: from
+   * then on a job may exist, and a worker that takes the request over (this one died) must reconcile with
+   * that provider instead of starting again. False when the caller no longer holds the request.
+   */
+  async recordSubmission(id: string, worker: string, provider: string): Promise<boolean> {
+    const { changes } = await this.db.run(`UPDATE requests SET provider = ? WHERE id = ? AND status = 'processing' AND lease_owner = ? AND task IS NULL`, [provider, id, worker]);
+    return changes === 1;
+  }
+
   /** Stores the vendor task so any worker can poll it later, and hands the lease back. */
   async recordTask(id: string, worker: string, update: { provider: string; task: ProviderTask; output: JsonObject; nextCheckAtMs: number; pollCount?: number }): Promise<boolean> {
     const { changes } = await this.db.run(
@@ -123,10 +143,13 @@ export class RequestStore {
   /**
    * Hands a request back without finishing it (vendor down, breaker open): it will be tried again later.
    * A deferred start gives its attempt back: attempts count lost workers, not vendor outages.
+   * `forgetStart` drops the start attempt's output and submission record (no vendor job exists); a request
+   * still to be reconciled keeps them, and keeps its attempt, so the next claim reconciles again.
    */
-  async release(id: string, worker: string, update: { status: RequestStatus; nextCheckAtMs: number; refundAttempt: boolean }): Promise<boolean> {
+  async release(id: string, worker: string, update: { status: RequestStatus; nextCheckAtMs: number; refundAttempt: boolean; forgetStart?: boolean }): Promise<boolean> {
+    const forget = update.forgetStart ? ', output = NULL, provider = NULL' : '';
     const { changes } = await this.db.run(
-      `UPDATE requests SET status = ?, lease_owner = NULL, lease_expires_at_ms = NULL, next_check_at_ms = ?, attempts = attempts - ?
+      `UPDATE requests SET status = ?, lease_owner = NULL, lease_expires_at_ms = NULL, next_check_at_ms = ?, attempts = attempts - ?${forget}
         WHERE id = ? AND status = 'processing' AND lease_owner = ?`,
       [update.status, update.nextCheckAtMs, update.refundAttempt ? 1 : 0, id, worker],
     );

@@ -4,6 +4,7 @@
  * for it — they never see a neighbour's uncommitted write.
  */
 import Database from 'better-sqlite3';
+import { scrubbed } from './database-error.js';
 import { GroupCommit } from './group-commit.js';
 import type { SqlDatabase, SqlExecutor } from './sql-executor.js';
 import { defaultBackstopPages, SqliteCheckpointer, type CheckpointerOptions } from './sqlite-checkpointer.js';
@@ -37,9 +38,9 @@ export class SqliteExecutor implements SqlDatabase {
       this.checkpointer = new SqliteCheckpointer(filename, options.checkpointer);
     }
     this.direct = {
-      all: async <Row>(sql: string, params: unknown[] = []) => this.prepare(sql).all(...params) as Row[],
-      first: async <Row>(sql: string, params: unknown[] = []) => this.prepare(sql).get(...params) as Row | undefined,
-      run: async (sql: string, params: unknown[] = []) => ({ changes: this.prepare(sql).run(...params).changes }),
+      all: <Row>(sql: string, params: unknown[] = []) => scrubbed(sql, () => this.prepare(sql).all(...params) as Row[]),
+      first: <Row>(sql: string, params: unknown[] = []) => scrubbed(sql, () => this.prepare(sql).get(...params) as Row | undefined),
+      run: (sql: string, params: unknown[] = []) => scrubbed(sql, () => ({ changes: this.prepare(sql).run(...params).changes })),
     };
     this.groupCommit = new GroupCommit(async (body) => {
       let end!: () => void;
@@ -65,12 +66,12 @@ export class SqliteExecutor implements SqlDatabase {
   // batch begin in between and show the read uncommitted data.
   async all<Row>(sql: string, params: unknown[] = []): Promise<Row[]> {
     while (this.current) await this.current;
-    return this.prepare(sql).all(...params) as Row[];
+    return scrubbed(sql, () => this.prepare(sql).all(...params) as Row[]);
   }
 
   async first<Row>(sql: string, params: unknown[] = []): Promise<Row | undefined> {
     while (this.current) await this.current;
-    return this.prepare(sql).get(...params) as Row | undefined;
+    return scrubbed(sql, () => this.prepare(sql).get(...params) as Row | undefined);
   }
 
   /** A single write is a one-statement transaction, so it joins the group commit. */

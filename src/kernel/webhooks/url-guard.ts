@@ -1,52 +1,27 @@
 /**
- * Outbound URL guard for webhooks (SSRF): `https` only where required, and never a private, loopback,
- * link-local or otherwise internal address — checked after DNS resolution, so a public name that resolves to
- * 10.0.0.5 is refused too. Hosts on the allow-list (local development: 127.0.0.1, localhost) pass.
+ * What a `webhook_url` must look like, checked when it is given (create, test send), so a bad one is a 422 on
+ * the field rather than a failed delivery days later. Where it may point (public addresses only) is the
+ * guarded fetch's business at delivery time, as for every other outbound URL.
  */
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
+import { OutboundAllowList } from '../plugin-sdk/outbound-address-policy.js';
 
 export interface UrlGuardSettings {
   require_https: boolean;
+  /** `outbound.allow_hosts`: allow-listed hosts may use plain http even where https is required. */
   allow_hosts: string[];
 }
 
-export class BlockedUrlError extends Error {
-  override readonly name = 'BlockedUrlError';
-}
-
-/** Syntactic part, checked at create time (422): scheme. */
+/** The problem with a webhook URL, phrased to follow the field name ("webhook_url must use https"), or undefined. */
 export function checkWebhookScheme(url: string, settings: UrlGuardSettings): string | undefined {
-  const parsed = new URL(url);
-  const allowed = settings.allow_hosts.includes(parsed.hostname);
-  if (settings.require_https && parsed.protocol !== 'https:' && !allowed) return 'must use https';
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    // `http://`, `http://:80/`, a port above 65535, an IPv6 zone id: the URL parser refuses them.
+    return 'is not a valid URL';
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return 'must be an http(s) URL';
+  if (parsed.username || parsed.password) return 'must not contain credentials';
+  if (settings.require_https && parsed.protocol !== 'https:' && !new OutboundAllowList(settings.allow_hosts).allowsHost(parsed.hostname)) return 'must use https';
   return undefined;
-}
-
-/** Full check at delivery time: scheme, then every resolved address. */
-export async function assertDeliverable(url: string, settings: UrlGuardSettings): Promise<void> {
-  const parsed = new URL(url);
-  const scheme = checkWebhookScheme(url, settings);
-  if (scheme) throw new BlockedUrlError(`webhook URL ${scheme}`);
-  const host = parsed.hostname.replace(/^\[|\]$/g, '');
-  if (settings.allow_hosts.includes(parsed.hostname) || settings.allow_hosts.includes(host)) return;
-  const addresses = isIP(host) ? [{ address: host }] : await lookup(host, { all: true, verbatim: true }).catch(() => {
-    throw new BlockedUrlError(`webhook host ${host} does not resolve`);
-  });
-  for (const { address } of addresses) {
-    if (isInternalAddress(address)) throw new BlockedUrlError(`webhook host ${host} resolves to an internal address (${address})`);
-  }
-}
-
-export function isInternalAddress(address: string): boolean {
-  if (isIP(address) === 4) {
-    const [a, b] = address.split('.').map(Number);
-    return (
-      a === 0 || a === 10 || a === 127 || (a === 100 && b >= 64 && b <= 127) || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 198 && (b === 18 || b === 19)) || a >= 224
-    );
-  }
-  const lower = address.toLowerCase();
-  if (lower === '::' || lower === '::1') return true;
-  if (lower.startsWith('::ffff:')) return isInternalAddress(lower.slice(7));
-  return /^(fc|fd|fe8|fe9|fea|feb|ff)/.test(lower);
 }

@@ -1,23 +1,32 @@
 /**
  * Delivers the webhook outbox. A delivery is claimed by a conditional update (several workers can run this),
- * signed per attempt (Standard Webhooks headers), and POSTed with a 15 s timeout and no redirects. 2xx:
- * delivered. 410: the endpoint is gone, disabled. Anything else (3xx, 4xx, 5xx, timeout, network): retried on
- * the schedule — about three days in all — or later when the receiver's `Retry-After` says so; then failed.
+ * signed per attempt (Standard Webhooks headers), and POSTed through the guarded fetch (public addresses
+ * only) with a 15 s timeout and no redirects. 2xx: delivered. 410: the endpoint is gone, disabled. Anything
+ * else (3xx, 4xx, 5xx, timeout, unreachable): retried on the schedule — about three days in all — or later
+ * when the receiver's `Retry-After` says so; then failed. A URL refused by the address policy is recorded
+ * exactly like an unreachable one, so the deliveries log does not tell whether an internal host exists.
  */
 import type { Logger } from 'pino';
+import { OutboundFetchError, type GuardedFetch } from '../plugin-sdk/guarded-fetch.js';
 import { parseRetryAfter } from '../plugin-sdk/vendor-http.js';
-import { assertDeliverable, BlockedUrlError, type UrlGuardSettings } from './url-guard.js';
+import { checkWebhookScheme } from './url-guard.js';
 import type { WebhookSecrets } from './webhook-secrets.js';
 import { signWebhook } from './webhook-signing.js';
 import type { DeliveryRecord, DeliveryState, WebhookStore } from './webhook-store.js';
 
-export interface WebhookSettings extends UrlGuardSettings {
+export interface WebhookSettings {
+  require_https: boolean;
   timeout_ms: number;
   poll_interval_ms: number;
   /** Waits after each failed attempt; its length + 1 is the number of attempts. */
   retry_schedule_ms: number[];
   rotation_grace_ms: number;
+  /** Budget of `POST /api/v1/webhooks/test` per API key and minute. */
+  test_sends_per_minute: number;
 }
+
+/** Receivers' answers are not read; a little is allowed through before the stream is cut. */
+const maxReceiverAnswerBytes = 64 * 1024;
 
 export interface AttemptResult {
   statusCode: number | null;
@@ -31,7 +40,16 @@ export class WebhookDeliverer {
   private running: Promise<unknown> | undefined;
 
   constructor(
-    private readonly deps: { store: WebhookStore; secrets: WebhookSecrets; clock: { now(): number }; settings: WebhookSettings; log: Logger },
+    private readonly deps: {
+      store: WebhookStore;
+      secrets: WebhookSecrets;
+      clock: { now(): number };
+      settings: WebhookSettings;
+      log: Logger;
+      outbound: GuardedFetch;
+      /** `outbound.allow_hosts`: these may use plain http where https is required. */
+      allowHosts: string[];
+    },
   ) {}
 
   start(): void {
@@ -84,29 +102,29 @@ export class WebhookDeliverer {
 
   /** One signed POST; never throws. Also the test-send endpoint. */
   async send(accountId: string, id: string, url: string, body: string): Promise<AttemptResult> {
-    const { secrets, settings, clock } = this.deps;
+    const { secrets, settings, clock, outbound } = this.deps;
     const started = clock.now();
-    try {
-      await assertDeliverable(url, settings);
-    } catch (error) {
-      if (error instanceof BlockedUrlError) return { statusCode: null, error: `blocked: ${error.message}`, durationMs: 0 };
-      throw error;
-    }
+    const problem = checkWebhookScheme(url, { require_https: settings.require_https, allow_hosts: this.deps.allowHosts });
+    if (problem) return { statusCode: null, error: `blocked: webhook URL ${problem}`, durationMs: 0 };
     const timestamp = Math.floor(clock.now() / 1000);
     const signatures = (await secrets.signing(accountId)).map((secret) => signWebhook(secret, id, timestamp, body)).join(' ');
     try {
-      const response = await fetch(url, {
+      const response = await outbound(url, {
         method: 'POST',
-        redirect: 'manual',
-        signal: AbortSignal.timeout(settings.timeout_ms),
+        maxRedirects: 0,
+        maxBytes: maxReceiverAnswerBytes,
+        timeoutMs: settings.timeout_ms,
         headers: { 'content-type': 'application/json', 'user-agent': 'mediagate-webhooks/1', 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signatures },
         body,
       });
-      await response.body?.cancel().catch(() => undefined);
-      return { statusCode: response.status, error: response.ok ? null : `HTTP ${response.status}`, durationMs: clock.now() - started, retryAfterSeconds: parseRetryAfter(response.headers.get('retry-after')) };
+      response.body.destroy();
+      const ok = response.status >= 200 && response.status < 300;
+      const retryAfter = response.headers['retry-after'];
+      return { statusCode: response.status, error: ok ? null : `HTTP ${response.status}`, durationMs: clock.now() - started, retryAfterSeconds: parseRetryAfter(typeof retryAfter === 'string' ? retryAfter : null) };
     } catch (error) {
-      const timedOut = (error as Error).name === 'TimeoutError';
-      return { statusCode: null, error: timedOut ? `timed out after ${settings.timeout_ms} ms` : `network error: ${(error as Error).message}`, durationMs: clock.now() - started };
+      // The precise reason is in the server log (guarded fetch); the attempt log is visible to the client.
+      const timedOut = error instanceof OutboundFetchError && error.failure === 'timeout';
+      return { statusCode: null, error: timedOut ? `timed out after ${settings.timeout_ms} ms` : 'not reachable from this service', durationMs: clock.now() - started };
     }
   }
 }

@@ -69,7 +69,7 @@ describe('S3Blobs specifics', function () {
       const storageError = error as BlobStorageError;
       expect(storageError).to.be.instanceOf(ApiError);
       expect({ code: storageError.code, status: storageError.status, retryable: storageError.retryable, storageCode: storageError.storageCode }).to.deep.equal({
-        code: 'MG_SERVICE_UNAVAILABLE',
+        code: 'MG_UNAVAILABLE',
         status: 503,
         retryable: false,
         storageCode: 'InvalidAccessKeyId',

@@ -166,6 +166,27 @@ describe('RabbitMqQueue', function () {
       expect(Date.now() - startedAt).to.be.within(350, 1_500);
     });
 
+    it('rejects publishes at once once the outage has lasted longer than publishTimeoutMs, and waits again after a reconnect', async function () {
+      const proxy = await startBrokerProxy();
+      proxies.push(proxy);
+      const queue = make({ url: proxy.url, publishTimeoutMs: 400 });
+      await queue.connect();
+      proxy.setOutage(true);
+      await waitFor(() => !queue.connected, 2_000, 'the adapter to notice the outage');
+      await quietPeriod(500);
+
+      const startedAt = Date.now();
+      let failure: unknown;
+      await queue.publish({ requestId: 'req_known_outage' }).catch((error: unknown) => (failure = error));
+      expect(String(failure)).to.match(/^Error: RabbitMQ is unreachable \(down for \d+ ms\); not waiting for it$/);
+      expect(Date.now() - startedAt).to.be.below(50);
+
+      proxy.setOutage(false);
+      await waitFor(() => queue.connected, 5_000, 'the adapter to reconnect');
+      await queue.publish({ requestId: 'req_after_outage' });
+      expect(await messageCounts([queue.topology.workQueue])).to.deep.equal({ [queue.topology.workQueue]: 1 });
+    });
+
     it('fails the publishes unconfirmed when the connection drops, and every confirmed job is delivered', async function () {
       const proxy = await startBrokerProxy();
       proxies.push(proxy);

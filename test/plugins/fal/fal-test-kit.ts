@@ -4,15 +4,12 @@
  * model, its input, the body fal must receive, a documented result and the files behind it), the harness with
  * nock around it, and a real MP4 with a sound track.
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
 import nock from 'nock';
 import falPlugin from '../../../plugins/fal/index.js';
-import type { JsonObject, StatusResult } from '../../../src/kernel/plugin-sdk/index.js';
+import { runFfmpeg, type JsonObject, type StatusResult } from '../../../src/kernel/plugin-sdk/index.js';
 import type { BreakerSettings } from '../../../src/kernel/plugins/index.js';
 import { createPluginHarness, type PluginHarness } from '../../support/plugin-harness.js';
 
@@ -166,18 +163,18 @@ export function doneOutput(result: StatusResult): JsonObject {
 
 let soundedVideo: Promise<Buffer> | undefined;
 
-/** A real 1 s 160x120 H.264 MP4 with a 440 Hz AAC tone, made once per run with the bundled ffmpeg. */
+/** A real 1 s 160x120 H.264 MP4 with a 440 Hz AAC tone, made once per run with the SDK's ffmpeg.
+ * `-t 1` rather than `-shortest`: the AAC encoder's priming would otherwise make the container 1.024 s long. */
 export function videoWithSound(): Promise<Buffer> {
   soundedVideo ??= (async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mediagate-fal-fixture-'));
     try {
       const file = join(dir, 'sounded.mp4');
-      await promisify(execFile)(ffmpegInstaller.path, [
-        '-hide_banner', '-loglevel', 'error', '-y',
+      await runFfmpeg([
         '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10:duration=1',
         '-f', 'lavfi', '-i', 'sine=frequency=440:duration=1',
-        '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', file,
-      ]);
+        '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-t', '1', file,
+      ], { signal: AbortSignal.timeout(30_000) });
       return await readFile(file);
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import nock from 'nock';
 import klingPlugin from '../../../plugins/kling/index.js';
 import { createPluginHarness } from '../../support/plugin-harness.js';
-import { CDN, CONFIG, failure, HOSTED, klingApi, submitted, taskAnswer, useKlingHarness } from './kling-test-kit.js';
+import { CDN, CONFIG, failure, HOSTED, klingApi, REQUEST_ID, submitted, taskAnswer, useKlingHarness } from './kling-test-kit.js';
 
 const OPERATION = 'image.generate';
 const MODEL = 'kling-image';
@@ -23,6 +23,7 @@ describe('kling plugin: image.generate (kling-image)', () => {
         resolution: '2k',
         aspect_ratio: '16:9',
         n: 1,
+        external_task_id: REQUEST_ID,
       })
       .reply(200, submitted(TASK_ID));
 
@@ -46,7 +47,7 @@ describe('kling plugin: image.generate (kling-image)', () => {
 
   it('sends 1:1 when no aspect ratio is given, and no image fidelity without a reference image', async () => {
     const api = klingApi()
-      .post('/v1/images/generations', { model_name: 'kling-v2-1', prompt: 'a lighthouse', aspect_ratio: '1:1', n: 1 })
+      .post('/v1/images/generations', { model_name: 'kling-v2-1', prompt: 'a lighthouse', aspect_ratio: '1:1', n: 1, external_task_id: REQUEST_ID })
       .reply(200, submitted(TASK_ID));
 
     const result = await harness().start(OPERATION, { prompt: 'a lighthouse', model: MODEL, reference_prompt_balance: 0.2 }, MODEL);

@@ -17,6 +17,8 @@ export const ACCESS_KEY = 'ak-test-not-real';
 export const SECRET_KEY = 'sk-test-not-real';
 export const CONFIG = { access_key: ACCESS_KEY, secret_key: SECRET_KEY };
 export const HOSTED = /^http:\/\/gateway\.test\/files\/req_[^/]+\/[0-9a-f]{16}\.[a-z0-9]+$/;
+/** A request id as the harness makes one: every create carries it as Kling's `external_task_id`. */
+export const REQUEST_ID = /^req_[0-9a-z]+$/;
 
 /**
  * Registers the hooks of a Kling suite (no real network; a fresh harness per test) and returns the

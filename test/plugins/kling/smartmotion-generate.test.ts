@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import nock from 'nock';
 import { nearestKlingDuration } from '../../../plugins/kling/kling-api.js';
-import { failure, HOSTED, klingApi, submitted, taskAnswer, useKlingHarness } from './kling-test-kit.js';
+import { failure, HOSTED, klingApi, REQUEST_ID, submitted, taskAnswer, useKlingHarness } from './kling-test-kit.js';
 
 const OPERATION = 'smartmotion.generate';
 const TASK_ID = '790012391201';
@@ -22,6 +22,7 @@ describe('kling plugin: smartmotion.generate (kling-v1-6)', () => {
         negative_prompt: 'people',
         duration: '5',
         camera_control: { type: 'simple', config: { horizontal: 0, vertical: 0, pan: 0, tilt: 0, roll: 0, zoom: 5 } },
+        external_task_id: REQUEST_ID,
       })
       .reply(200, submitted(TASK_ID));
 
@@ -44,7 +45,7 @@ describe('kling plugin: smartmotion.generate (kling-v1-6)', () => {
 
   it('sends a preset motion as the camera_control type, without config', async () => {
     const api = klingApi()
-      .post('/v1/videos/image2video', { model_name: 'kling-v1-6', image: SOURCE, duration: '10', camera_control: { type: 'forward_up' } })
+      .post('/v1/videos/image2video', { model_name: 'kling-v1-6', image: SOURCE, duration: '10', camera_control: { type: 'forward_up' }, external_task_id: REQUEST_ID })
       .reply(200, submitted(TASK_ID));
 
     await harness().start(OPERATION, { file_url: SOURCE, content_type: 'image/jpeg', duration: 8, control_mode: 'preset', motion: 'forward_up' });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import nock from 'nock';
-import { failure, HOSTED, klingApi, submitted, taskAnswer, useKlingHarness } from './kling-test-kit.js';
+import { failure, HOSTED, klingApi, REQUEST_ID, submitted, taskAnswer, useKlingHarness } from './kling-test-kit.js';
 
 const OPERATION = 'video.generate';
 const TASK_ID = '866237716442431570';
@@ -28,6 +28,7 @@ describe('kling plugin: video.generate (kling-2.5-turbo, kling-2.6)', () => {
           duration: '10',
           mode: 'pro',
           aspect_ratio: '9:16',
+          external_task_id: REQUEST_ID,
         })
         .reply(200, submitted(TASK_ID));
 
@@ -54,7 +55,7 @@ describe('kling plugin: video.generate (kling-2.5-turbo, kling-2.6)', () => {
 
     it('sends std mode for 720p, and Kling\'s default shape (16:9) and length (5 s) when none is asked', async () => {
       const api = klingApi()
-        .post('/v1/videos/text2video', { model_name: 'kling-v2-5-turbo', prompt: 'clouds over a ridge', duration: '5', mode: 'std', aspect_ratio: '16:9' })
+        .post('/v1/videos/text2video', { model_name: 'kling-v2-5-turbo', prompt: 'clouds over a ridge', duration: '5', mode: 'std', aspect_ratio: '16:9', external_task_id: REQUEST_ID })
         .reply(200, submitted(TASK_ID));
 
       const result = await harness().start(OPERATION, { prompt: 'clouds over a ridge', model: 'kling-2.5-turbo', resolution: '720p' }, 'kling-2.5-turbo');
@@ -116,7 +117,7 @@ describe('kling plugin: video.generate (kling-2.5-turbo, kling-2.6)', () => {
   describe('image-to-video', () => {
     it('sends image_url as the image and end_image_url as image_tail, and no shape (the clip keeps the image\'s)', async () => {
       const api = klingApi()
-        .post('/v1/videos/image2video', { model_name: 'kling-v2-5-turbo', image: FIRST, image_tail: LAST, prompt: 'the door swings open', duration: '5', mode: 'pro' })
+        .post('/v1/videos/image2video', { model_name: 'kling-v2-5-turbo', image: FIRST, image_tail: LAST, prompt: 'the door swings open', duration: '5', mode: 'pro', external_task_id: REQUEST_ID })
         .reply(200, submitted(TASK_ID));
 
       const result = await harness().start(
@@ -131,7 +132,7 @@ describe('kling plugin: video.generate (kling-2.5-turbo, kling-2.6)', () => {
 
     it('takes the other spellings too: first_frame_url and last_frame_url', async () => {
       const api = klingApi()
-        .post('/v1/videos/image2video', { model_name: 'kling-v2-6', image: FIRST, image_tail: LAST, prompt: 'dawn breaks', duration: '10', mode: 'std' })
+        .post('/v1/videos/image2video', { model_name: 'kling-v2-6', image: FIRST, image_tail: LAST, prompt: 'dawn breaks', duration: '10', mode: 'std', external_task_id: REQUEST_ID })
         .reply(200, submitted(TASK_ID));
 
       await harness().start(OPERATION, { prompt: 'dawn breaks', model: 'kling-2.6', first_frame_url: FIRST, last_frame_url: LAST, duration: 10, resolution: '720p' }, 'kling-2.6');

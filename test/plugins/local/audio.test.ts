@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { expect } from 'chai';
 import { composeMusic } from '../../../plugins/local/audio/music-composer.js';
 import { synthesizeSoundEffect } from '../../../plugins/local/audio/sound-effects.js';
@@ -169,6 +170,8 @@ describe('local plugin: audio operations', () => {
       });
       expect(output.audio_url).to.match(HOSTED_URL);
       expect(output.audio_url).not.to.equal(harness.urls.video);
+      // The client's audio is hosted as it came, from its file.
+      expect((await readFile(harness.pathOf(String(output.audio_url)))).equals(await readFile(harness.fixtures.videoWithAudio))).to.equal(true);
       const probe = await harness.probe(String(output.video_url));
       expectH264(probe, { width: 320, height: 180, duration: 2 });
       expect(probe.audio?.codec).to.equal('aac');

@@ -2,16 +2,12 @@
  * Drives the local plugin the way the kernel does (operation handler, PluginContext, routed model)
  * against a fake blob store holding real fixture media, and inspects what it produced.
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import type { JsonObject, RoutedModel } from '../../../src/kernel/plugin-sdk/index.js';
 import localPlugin, { type LocalConfig } from '../../../plugins/local/index.js';
 import { decodeWav, type PcmAudio } from '../../../plugins/local/audio/pcm.js';
-import { FFMPEG_PATH, probeMedia, type MediaProbe } from '../../../plugins/local/media/ffmpeg.js';
+import { probeMedia, runFfmpegToBuffer, type MediaProbe } from '../../../src/kernel/plugin-sdk/index.js';
 import { createFakePluginContext, type FakePluginContext } from '../../support/fake-plugin-context.js';
 import { createMediaFixtures, type MediaFixtures } from './media-fixtures.js';
-
-const run = promisify(execFile);
 
 export interface FixtureUrls {
   image: string;
@@ -62,12 +58,7 @@ export async function createLocalHarness(config: LocalConfig = {}): Promise<Loca
     probe: (url) => probeMedia(ctx.pathOf(url), ctx.signal),
     pathOf: (url) => ctx.pathOf(url),
     async decodeAudio(url) {
-      const { stdout } = await run(
-        FFMPEG_PATH,
-        ['-hide_banner', '-loglevel', 'error', '-i', ctx.pathOf(url), '-vn', '-f', 'wav', '-acodec', 'pcm_s16le', 'pipe:1'],
-        { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 },
-      );
-      return decodeWav(stdout);
+      return decodeWav(await runFfmpegToBuffer(['-i', ctx.pathOf(url), '-vn', '-f', 'wav', '-acodec', 'pcm_s16le', 'pipe:1'], { signal: ctx.signal }));
     },
     async cleanup() {
       await ctx.cleanup();

@@ -1,16 +1,12 @@
 /**
- * Small real media files for the local plugin's tests, made once per run with the same static
+ * Small real media files for the local plugin's tests, made once per run with the same
  * ffmpeg the plugin uses, then "uploaded" into a fake blob store so handlers fetch them by URL.
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import sharp from 'sharp';
-import { FFMPEG_PATH } from '../../../plugins/local/media/ffmpeg.js';
-
-const run = promisify(execFile);
+import { runFfmpeg } from '../../../src/kernel/plugin-sdk/index.js';
 
 export interface MediaFixtures {
   dir: string;
@@ -31,7 +27,7 @@ export interface MediaFixtures {
 
 export async function createMediaFixtures(): Promise<MediaFixtures> {
   const dir = await mkdtemp(join(tmpdir(), 'mediagate-fixtures-'));
-  const ffmpeg = (args: string[]): Promise<unknown> => run(FFMPEG_PATH, ['-hide_banner', '-loglevel', 'error', '-y', ...args]);
+  const ffmpeg = (args: string[]): Promise<unknown> => runFfmpeg(args, { signal: new AbortController().signal });
   const fixtures: MediaFixtures = {
     dir,
     imagePng: join(dir, 'image.png'),

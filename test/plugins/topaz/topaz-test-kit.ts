@@ -1,16 +1,14 @@
 /**
- * What the Topaz tests share: credentials, a real small source clip (made once with the static ffmpeg), the
+ * What the Topaz tests share: credentials, a real small source clip (made once with the SDK's ffmpeg), the
  * hosts the plugin talks to, and interceptors for each step of Topaz's flow with the bodies Topaz documents
  * (https://developer.topazlabs.com/video-api/api-walkthrough and the endpoint references).
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
 import nock from 'nock';
 import topazPlugin from '../../../plugins/topaz/index.js';
+import { runFfmpeg } from '../../../src/kernel/plugin-sdk/index.js';
 import { createPluginHarness, type PluginHarness } from '../../support/plugin-harness.js';
 import { useNock } from '../../support/vendor-conformance.js';
 
@@ -39,13 +37,12 @@ export async function makeSourceClips(): Promise<SourceClips> {
   const dir = await mkdtemp(join(tmpdir(), 'mediagate-topaz-test-'));
   try {
     const encode = (file: string) =>
-      promisify(execFile)(ffmpegInstaller.path, [
-        '-hide_banner', '-loglevel', 'error', '-y',
+      runFfmpeg([
         '-f', 'lavfi', '-i', 'testsrc=size=320x180:rate=24:duration=2',
         '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2',
         '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest',
         join(dir, file),
-      ]);
+      ], { signal: new AbortController().signal });
     await Promise.all([encode('clip.mp4'), encode('clip.mov')]);
     return { mp4: await readFile(join(dir, 'clip.mp4')), mov: await readFile(join(dir, 'clip.mov')) };
   } finally {

@@ -179,11 +179,11 @@ describe('operation manifests', () => {
           expect(() => ajv.compile(m.output)).to.not.throw();
         });
 
-        it('routes every model to a vendor plugin with the local fallback', () => {
+        it('routes every model to a vendor plugin (served or planned) with the local fallback', () => {
           const { routing } = m;
           expect(routing.models).to.have.property(routing.default_model);
           for (const [value, route] of Object.entries(routing.models)) {
-            expect(route.plugin, value).to.be.a('string').and.not.equal('local');
+            expect(route.plugin ?? route.planned, value).to.be.a('string').and.not.equal('local');
             expect(route.vendor_model, value).to.be.a('string');
             expect(route.label, value).to.be.a('string');
             expect(route.fallbacks, value).to.deep.equal(['local']);

@@ -1,0 +1,33 @@
+/**
+ * Local synthesis is CPU-bound JavaScript and WASM; it runs in worker threads so that the process keeps
+ * answering HTTP while it renders. Measured with the event loop's own delay histogram.
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { expect } from 'chai';
+import { createLocalHarness, type LocalHarness } from './local-harness.js';
+
+const MAX_STALL_MS = 200;
+
+describe('local plugin: synthesis off the event loop', () => {
+  let harness: LocalHarness;
+  before(async () => {
+    harness = await createLocalHarness();
+  });
+  after(() => harness.cleanup());
+
+  for (const [operation, input] of [
+    ['music.generate', { prompt: 'a long slow ambient piece', duration_seconds: 120 }],
+    ['narration.generate', { text: 'The lighthouse keeper counted the waves every night. '.repeat(40), voice: 'en' }],
+  ] as const) {
+    it(`${operation} keeps the event loop under ${MAX_STALL_MS} ms of delay while it renders for over a second`, async () => {
+      const delay = monitorEventLoopDelay({ resolution: 10 });
+      delay.enable();
+      const started = performance.now();
+      await harness.run(operation, { ...input });
+      const elapsedMs = performance.now() - started;
+      delay.disable();
+      expect(elapsedMs, 'the render must be long enough to matter').to.be.greaterThan(1000);
+      expect(delay.max / 1e6, `longest stall in ${Math.round(elapsedMs)} ms of rendering`).to.be.lessThan(MAX_STALL_MS);
+    });
+  }
+});
