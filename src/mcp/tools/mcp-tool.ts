@@ -1,0 +1,55 @@
+/**
+ * An MCP tool as data: name, texts written for a model, zod input and output shapes, who may call it, and a
+ * handler over the kernel. The server registers every tool from these records, the HTTP layer reads `access`
+ * to challenge unauthenticated calls before the transport runs, and `docs/mcp.md` is checked against them.
+ */
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type * as z from 'zod/v4';
+import type { Gateway } from '../../kernel/gateway.js';
+import type { KnowledgeRegistry } from '../knowledge/knowledge-registry.js';
+import type { Principal } from '../principal.js';
+
+/** `public`: anyone; `account`: an API key or OAuth token of the account; `workspace`: OAuth with workspace scopes. */
+export type ToolAccess = 'public' | 'account' | 'workspace';
+
+export interface McpCallContext {
+  gateway: Gateway;
+  knowledge: KnowledgeRegistry;
+  /** Base of every absolute URL a tool hands out (`server.public_url`). */
+  publicUrl: string;
+  /** Present when the call carried valid credentials; `account` tools always get one (the HTTP layer checks). */
+  principal?: Principal;
+}
+
+export interface McpTool<Input extends z.ZodRawShape = z.ZodRawShape, Output extends z.ZodRawShape = z.ZodRawShape> {
+  name: string;
+  title: string;
+  /** Written for a model: what the tool is for, when to use it, what it never does. */
+  description: string;
+  access: ToolAccess;
+  inputSchema: Input;
+  outputSchema: Output;
+  annotations?: ToolAnnotations;
+  /**
+   * Returns the structured result (validated against `outputSchema` by the SDK and also sent as one JSON text
+   * item). Throw a `ToolError` for an answer the model should read as a failed call (e.g. a validation error).
+   */
+  handler(args: z.infer<z.ZodObject<Input>>, context: McpCallContext): Promise<z.infer<z.ZodObject<Output>>>;
+}
+
+/** A failed tool call the model should see (`isError: true`), with a stable code like the REST API's. */
+export class ToolError extends Error {
+  override readonly name = 'ToolError';
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** Keeps each tool's own input/output types while collecting tools of different shapes in one list. */
+export function defineTool<Input extends z.ZodRawShape, Output extends z.ZodRawShape>(tool: McpTool<Input, Output>): McpTool {
+  return tool as unknown as McpTool;
+}

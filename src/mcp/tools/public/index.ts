@@ -1,0 +1,4 @@
+/** The 11 public, read-only tools (spec, "Public read-only tools"). */
+import type { McpTool } from '../mcp-tool.js';
+
+export const publicTools: McpTool[] = [];
