@@ -10,6 +10,7 @@ import { ensureDevAccount } from '../kernel/accounts/dev-account.js';
 import type { Settings } from '../kernel/config/index.js';
 import { createGateway, type Gateway, type GatewayOptions } from '../kernel/gateway.js';
 import { createHttpApp, createMetricsApp, createWorkerHealthApp } from '../http/app.js';
+import { knowledgeFor } from '../mcp/knowledge/index.js';
 import { createHttpServer } from '../http/http-server.js';
 import type Koa from 'koa';
 
@@ -38,6 +39,9 @@ export async function startService(settings: Settings, options: GatewayOptions &
   let server: Server | undefined;
   let url = '';
   if (role !== 'worker') {
+    // The MCP knowledge registry is built before listening: a bad knowledge file or a foreign checkout link
+    // stops the start instead of surfacing on the first tool call.
+    await knowledgeFor(gateway);
     ({ server, url } = await listen(createHttpApp(gateway, role), settings));
   } else if (settings.worker.health_port > 0) {
     ({ server, url } = await listen(createWorkerHealthApp(gateway), settings, settings.worker.health_port));

@@ -2,8 +2,10 @@
 import Koa from 'koa';
 import { Router } from '@koa/router';
 import type { Gateway } from '../kernel/gateway.js';
+import { addMcpRoutes } from '../mcp/mcp-routes.js';
 import { httpMetrics } from './middleware/http-metrics.js';
 import { problemDetails } from './middleware/problem-details.js';
+import { addDocsRoute } from './routes/docs-route.js';
 import { addFilesRoute } from './routes/files-route.js';
 import { addOpenApiRoute } from './routes/openapi-route.js';
 import { addHealthRoute, addMetricsRoute } from './routes/operational-routes.js';
@@ -11,7 +13,7 @@ import { addRequestRoutes } from './routes/requests-routes.js';
 import { addStatusRoute } from './routes/status-route.js';
 import { addWebhookRoutes } from './routes/webhook-routes.js';
 
-/** The public API (`api` and `all` roles). */
+/** The public API (`api` and `all` roles), with the MCP server beside it at `/mcp`. */
 export function createHttpApp(gateway: Gateway, role = 'all'): Koa {
   const router = new Router();
   addStatusRoute(router, gateway);
@@ -19,6 +21,8 @@ export function createHttpApp(gateway: Gateway, role = 'all'): Koa {
   addOpenApiRoute(router, gateway);
   addFilesRoute(router, gateway);
   addWebhookRoutes(router, gateway);
+  addDocsRoute(router, gateway);
+  addMcpRoutes(router, gateway);
   addOperationalRoutes(router, gateway, role);
   return assemble(gateway, router);
 }

@@ -9,6 +9,8 @@ export interface Principal {
   accountId: string;
   /** The API key's id (kind `api_key`). */
   keyId?: string;
+  /** The credential's human label (the API key's name), shown back by `api_status`. */
+  name?: string;
   /** The OAuth client's id (kind `oauth`). */
   clientId?: string;
   /** The signed-in user an OAuth token was issued to (kind `oauth`). */

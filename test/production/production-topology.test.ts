@@ -5,6 +5,8 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { expect } from 'chai';
 import mysql, { type RowDataPacket } from 'mysql2/promise';
 import { api, ProcessTopology, waitForTerminal, type ManagedProcess } from '../support/process-topology.js';
@@ -45,6 +47,26 @@ describe('production topology: 2 api + 2 workers on MariaDB + RabbitMQ', functio
     expect(response.status, JSON.stringify(response.body)).to.equal(202);
     return response.body.id;
   }
+
+  it('serves MCP on every API process: a generation created through one is polled through the other', async () => {
+    const connect = async (base: string) => {
+      const client = new Client({ name: 'topology-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+      return client;
+    };
+    const [first, second] = [await connect(apis[0].url), await connect(apis[1].url)];
+    try {
+      for (const client of [first, second]) expect((await client.listTools()).tools.length).to.equal(15);
+      const created = await first.callTool({ name: 'create_generation_request', arguments: { operation: 'test.echo', input: { message: 'over mcp' }, confirmed: true, max_credits: 2 } });
+      expect(created.isError ?? false, JSON.stringify(created.content)).to.equal(false);
+      const id = (created.structuredContent as { id: string }).id;
+      await waitForTerminal(apis[1].url, key, [id], 30_000);
+      const polled = await second.callTool({ name: 'get_generation_request', arguments: { id } });
+      expect(polled.structuredContent).to.include({ id, status: 'succeeded' });
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
 
   it('serves a request created on one API process and polled on the other; API processes run no provider work', async () => {
     const id = await create(apis[0].url, { message: 'shared', script: { pending: 2 } });

@@ -44,13 +44,60 @@ export interface Settings {
   dev_account: { email: string; plan: string; credits: number };
   log: { level: string };
   media: MediaToolSettings;
+  mcp: McpSettings;
+}
+
+/** The MCP server (`src/mcp`): identity, registry metadata and DNS-rebinding allow-lists. */
+export interface McpSettings {
+  /** `serverInfo.name` in `initialize` and the name on `GET /mcp`. */
+  server_name: string;
+  /** `name` of `/mcp/server.json`: reverse-DNS namespace / server name, as the MCP registry requires. */
+  registry_name: string;
+  /** `description` of `/mcp/server.json` (the registry allows at most 100 characters). */
+  description: string;
+  /** Served as text/plain at `/.well-known/mcp-registry-auth` (`MCP_REGISTRY_AUTH_RECORD`); empty: 404. */
+  registry_auth_record: string;
+  /** Origins a browser may call /mcp from; empty: the public URL's origin and the loopback origins. */
+  allowed_origins: string[];
+  /** Host headers /mcp answers to; empty: the public URL's host and the loopback names. */
+  allowed_hosts: string[];
+  /** Folders of knowledge pages and YAML (workflows, offerings, toolkits); relative ones are under the project. */
+  knowledge_dirs: string[];
+  /** Offerings the public tools list, beside those of the knowledge folders (same id: this one wins). */
+  offerings: McpOffering[];
+}
+
+/** Something an operator sells; its checkout link must be a path or a URL on the public URL's origin. */
+export interface McpOffering {
+  id: string;
+  title: string;
+  description: string;
+  price?: string;
+  credits?: number;
+  checkout_url?: string;
+  tags?: string[];
 }
 
 const positiveInteger = { type: 'integer', minimum: 1 };
+/** One offering (`mcp.offerings`, and the `offerings` lists of knowledge files, which use the same schema). */
+export const mcpOfferingSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'title', 'description'],
+  properties: {
+    id: { type: 'string', pattern: '^[a-z0-9][a-z0-9._-]*$' },
+    title: { type: 'string', minLength: 1 },
+    description: { type: 'string', minLength: 1 },
+    price: { type: 'string', minLength: 1 },
+    credits: { type: 'integer', minimum: 0 },
+    checkout_url: { type: 'string', minLength: 1 },
+    tags: { type: 'array', items: { type: 'string', minLength: 1 } },
+  },
+};
 const settingsSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['server', 'metrics', 'data_dir', 'database', 'queue', 'blobs', 'worker', 'breaker', 'routing', 'retention', 'webhooks', 'outbound', 'rate_limits', 'providers', 'dev_account', 'log', 'media'],
+  required: ['server', 'metrics', 'data_dir', 'database', 'queue', 'blobs', 'worker', 'breaker', 'routing', 'retention', 'webhooks', 'outbound', 'rate_limits', 'providers', 'dev_account', 'log', 'media', 'mcp'],
   properties: {
     server: {
       type: 'object',
@@ -186,6 +233,22 @@ const settingsSchema = {
       required: ['level'],
       properties: { level: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] } },
     },
+    mcp: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['server_name', 'registry_name', 'description', 'registry_auth_record', 'allowed_origins', 'allowed_hosts'],
+      properties: {
+        server_name: { type: 'string', minLength: 1 },
+        // The registry's own rules for server.json (server.schema.json, 2025-12-11).
+        registry_name: { type: 'string', minLength: 3, maxLength: 200, pattern: '^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$' },
+        description: { type: 'string', minLength: 1, maxLength: 100 },
+        registry_auth_record: { type: 'string', maxLength: 4096 },
+        allowed_origins: { type: 'array', items: { type: 'string', pattern: '^https?://[^/]+$' } },
+        allowed_hosts: { type: 'array', items: { type: 'string', minLength: 1 } },
+        knowledge_dirs: { type: 'array', items: { type: 'string', minLength: 1 } },
+        offerings: { type: 'array', items: mcpOfferingSchema },
+      },
+    },
   },
 };
 
@@ -219,6 +282,12 @@ const environmentOverrides: [string, string, 'string' | 'integer' | 'list'][] = 
   ['MEDIAGATE_OUTBOUND_ALLOW_HOSTS', 'outbound.allow_hosts', 'list'],
   ['MEDIAGATE_RATE_LIMIT_CREATES_PER_MINUTE', 'rate_limits.creates_per_minute', 'integer'],
   ['MEDIAGATE_RATE_LIMIT_READS_PER_MINUTE', 'rate_limits.reads_per_minute', 'integer'],
+  // The spec names this one without our prefix (SERVICE-SPEC "MCP server endpoints").
+  ['MCP_REGISTRY_AUTH_RECORD', 'mcp.registry_auth_record', 'string'],
+  ['MEDIAGATE_MCP_REGISTRY_NAME', 'mcp.registry_name', 'string'],
+  ['MEDIAGATE_MCP_ALLOWED_ORIGINS', 'mcp.allowed_origins', 'list'],
+  ['MEDIAGATE_MCP_ALLOWED_HOSTS', 'mcp.allowed_hosts', 'list'],
+  ['MEDIAGATE_MCP_KNOWLEDGE_DIRS', 'mcp.knowledge_dirs', 'list'],
 ];
 
 export class SettingsError extends Error {
@@ -275,6 +344,7 @@ export function loadSettings(options: { env?: NodeJS.ProcessEnv; configDir?: str
   if (problems.length > 0) throw new SettingsError(`invalid configuration:\n  ${[...new Set(problems)].join('\n  ')}`);
   const result = settings as unknown as Settings;
   result.data_dir = resolve(result.data_dir);
+  result.mcp.knowledge_dirs = result.mcp.knowledge_dirs.map((directory) => resolve(projectRoot, directory));
   if (!result.database.url) result.database.url = `sqlite:${join(result.data_dir, 'mediagate.sqlite')}`;
   if (!result.server.public_url) result.server.public_url = `http://${result.server.host}:${result.server.port}`;
   result.server.public_url = result.server.public_url.replace(/\/+$/, '');

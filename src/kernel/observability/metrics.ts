@@ -25,6 +25,11 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  /** `/mcp` JSON-RPC messages by method (known MCP methods only, the rest as `other`: clients choose the name). */
+  readonly mcpMessages = new Counter({ name: 'mediagate_mcp_messages_total', help: 'JSON-RPC messages received on /mcp', labelNames: ['method'], registers: [this.registry] });
+  /** Outcome: `ok`, `tool_error` (a failed call the model reads), `internal_error`, `unauthenticated` (refused with 401). */
+  readonly mcpToolCalls = new Counter({ name: 'mediagate_mcp_tool_calls_total', help: 'MCP tool calls by tool and outcome', labelNames: ['tool', 'outcome'], registers: [this.registry] });
+
   constructor(options: { defaultMetrics?: boolean } = {}) {
     if (options.defaultMetrics) collectDefaultMetrics({ register: this.registry });
   }

@@ -3,7 +3,8 @@
  * from the manifests, the plugin registry, docs/ and the knowledge/ folder, searched with MiniSearch) lives
  * beside this file.
  */
-export type KnowledgeKind = 'operation' | 'model' | 'decision' | 'error' | 'guide' | 'workflow' | 'offering' | 'toolkit';
+export const knowledgeKinds = ['operation', 'model', 'decision', 'error', 'guide', 'workflow', 'offering', 'toolkit'] as const;
+export type KnowledgeKind = (typeof knowledgeKinds)[number];
 
 export interface KnowledgeRecord {
   /** Stable, URL-safe, unique: e.g. `operation:image.generate`, `model:image.generate/nano-banana-pro`. */

