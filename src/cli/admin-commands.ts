@@ -1,10 +1,12 @@
-/** Operator commands that touch the store directly: migrate, keys, credits. */
+/** Operator commands that touch the store directly: migrate, keys, credits, users. */
 import { parseScopes } from '../kernel/accounts/index.js';
-import { ApiKeys } from '../kernel/accounts/index.js';
+import { ApiKeys, UserInputError, Users } from '../kernel/accounts/index.js';
 import type { Settings } from '../kernel/config/index.js';
 import { AccountStore, migrateToLatest, newId, openDatabase } from '../kernel/store/index.js';
+import { OAuthKeys } from '../kernel/oauth/index.js';
+import { runUserCommand, type UserCommandOptions } from './user-commands.js';
 
-type Options = { name?: string; scopes?: string; credits?: string; email?: string; plan?: string; key?: string; amount?: string; json?: boolean };
+type Options = UserCommandOptions & { name?: string; scopes?: string; credits?: string; email?: string; plan?: string; key?: string; amount?: string; json?: boolean };
 
 export async function runAdminCommand(settings: Settings, positionals: string[], options: Options): Promise<number> {
   const database = openDatabase(settings.database.url, { poolMax: 2 });
@@ -53,6 +55,20 @@ export async function runAdminCommand(settings: Settings, positionals: string[],
       const account = await accounts.getAccount(key.accountId);
       out(options.json ? JSON.stringify({ accountId: key.accountId, creditsRemaining: account?.creditsBalance }) : `granted ${amount}; balance ${account?.creditsBalance}`);
       return 0;
+    }
+    if (command === 'oauth' && sub === 'rotate-signing-key') {
+      // The new key signs once each API process restarts; older keys keep verifying the tokens they signed.
+      const kid = await new OAuthKeys(database.sql, clock).rotateSigningKey();
+      out(`new signing key ${kid}: restart the API processes to sign with it`);
+      return 0;
+    }
+    if (command === 'users') {
+      try {
+        return await runUserCommand(sub, options, { users: new Users(database.sql, clock), accounts }, out);
+      } catch (error) {
+        if (error instanceof UserInputError) return fail(error.message);
+        throw error;
+      }
     }
     return fail(`unknown command: ${positionals.join(' ')}`);
   } finally {

@@ -6,6 +6,9 @@
  *   mediagate keys list [--json]
  *   mediagate keys revoke <key id or prefix>
  *   mediagate credits grant --key <key id or prefix> --amount N
+ *   mediagate users create --email E --account <account id or key prefix> [--role owner] [--password-file F] [--json]
+ *   mediagate users invite --email E --account <account id or key prefix> --role owner|admin|developer|viewer [--json]
+ *   mediagate oauth rotate-signing-key
  */
 import { parseArgs } from 'node:util';
 import { loadSettings, SettingsError } from '../kernel/config/index.js';
@@ -19,7 +22,10 @@ const usage = `usage:
   mediagate keys create --name N [--scopes requests:read,requests:write] [--credits N] [--email E] [--plan P] [--json]
   mediagate keys list [--json]
   mediagate keys revoke <key id or prefix>
-  mediagate credits grant --key <key id or prefix> --amount N`;
+  mediagate credits grant --key <key id or prefix> --amount N
+  mediagate users create --email E --account <account id or key prefix> [--role owner] [--password-file F] [--json]
+  mediagate users invite --email E --account <account id or key prefix> --role owner|admin|developer|viewer [--json]
+  mediagate oauth rotate-signing-key`;
 
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
@@ -33,6 +39,9 @@ async function main(argv: string[]): Promise<number> {
       plan: { type: 'string' },
       key: { type: 'string' },
       amount: { type: 'string' },
+      account: { type: 'string' },
+      role: { type: 'string' },
+      'password-file': { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -60,6 +69,9 @@ async function main(argv: string[]): Promise<number> {
       // Printed once, on the first start only; the same key is in the file for later.
       process.stdout.write(`\nDevelopment API key (shown once; also saved to ${service.devKey.keyFile}):\n  ${service.devKey.plaintext}\n\n`);
     }
+    const owner = service.devKey?.owner;
+    // Only where the password is: it stays out of terminals' scrollback and of any captured output.
+    if (owner) process.stdout.write(`Console sign-in at ${settings.server.public_url}/console: ${owner.email}, password in ${owner.passwordFile}\n\n`);
     log.info({ role, url: service.url, publicUrl: settings.server.public_url, operations: service.gateway.registry.names().length }, role === 'worker' ? 'mediagate worker is running' : 'mediagate is serving');
     const shutdown = (signal: string) => {
       log.info({ signal }, 'shutting down');

@@ -6,7 +6,7 @@
  * SIGTERM/SIGINT: stop accepting, let in-flight work finish within worker.shutdown_timeout_ms, close pools.
  */
 import type { Server } from 'node:http';
-import { ensureDevAccount } from '../kernel/accounts/dev-account.js';
+import { ensureDevAccount, type DevAccountResult } from '../kernel/accounts/dev-account.js';
 import type { Settings } from '../kernel/config/index.js';
 import { createGateway, type Gateway, type GatewayOptions } from '../kernel/gateway.js';
 import { createHttpApp, createMetricsApp, createWorkerHealthApp } from '../http/app.js';
@@ -25,7 +25,7 @@ export interface RunningService {
   metricsUrl?: string;
   /** The base URL the HTTP server listens on (port 0 picks a free one); absent for a worker without health port. */
   url: string;
-  devKey?: { created: boolean; keyFile: string; plaintext?: string };
+  devKey?: DevAccountResult;
   stop(): Promise<void>;
 }
 
@@ -34,7 +34,7 @@ export async function startService(settings: Settings, options: GatewayOptions &
   const gateway = await createGateway(settings, options);
   let devKey: RunningService['devKey'];
   if (role === 'all' && gateway.database.dialect === 'sqlite') {
-    devKey = await ensureDevAccount({ accounts: gateway.accounts, apiKeys: gateway.apiKeys, dataDir: settings.data_dir, account: settings.dev_account, clock: gateway.clock });
+    devKey = await ensureDevAccount({ accounts: gateway.accounts, apiKeys: gateway.apiKeys, users: gateway.users, dataDir: settings.data_dir, account: settings.dev_account, clock: gateway.clock });
   }
   let server: Server | undefined;
   let url = '';

@@ -3,6 +3,8 @@ import Koa from 'koa';
 import { Router } from '@koa/router';
 import type { Gateway } from '../kernel/gateway.js';
 import { addMcpRoutes } from '../mcp/mcp-routes.js';
+import { addConsoleRoutes } from './console/console-routes.js';
+import { addOAuthRoutes } from './oauth/oauth-routes.js';
 import { httpMetrics } from './middleware/http-metrics.js';
 import { problemDetails } from './middleware/problem-details.js';
 import { addDocsRoute } from './routes/docs-route.js';
@@ -23,6 +25,8 @@ export function createHttpApp(gateway: Gateway, role = 'all'): Koa {
   addWebhookRoutes(router, gateway);
   addDocsRoute(router, gateway);
   addMcpRoutes(router, gateway);
+  addConsoleRoutes(router, gateway);
+  addOAuthRoutes(router, gateway);
   addOperationalRoutes(router, gateway, role);
   return assemble(gateway, router);
 }

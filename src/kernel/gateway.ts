@@ -6,7 +6,8 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { DestinationStream, Logger } from 'pino';
-import { ApiKeys } from './accounts/index.js';
+import { ApiKeys, ConsoleSessions, ConsoleSignIn, LoginThrottle, Users } from './accounts/index.js';
+import { openOAuth, type OAuthKernel } from './oauth/index.js';
 import { LocalFolderBlobs, openBlobStore, type BlobStore } from './blobs/index.js';
 import { projectRoot, type Settings } from './config/index.js';
 import { RequestCanceller, RequestCreator, RequestFinisher, RequestWorker, RetentionPurge, Sweeper, toRequestObject } from './lifecycle/index.js';
@@ -31,6 +32,13 @@ export interface Gateway {
   requests: RequestStore;
   accounts: AccountStore;
   apiKeys: ApiKeys;
+  /** People who sign in to the console, and their memberships of accounts. */
+  users: Users;
+  consoleSessions: ConsoleSessions;
+  /** E-mail + password checks for the console, throttled against guessing. */
+  consoleSignIn: ConsoleSignIn;
+  /** OAuth account linking: the authorization server's store and keys, links, access-token verification. */
+  oauth: OAuthKernel;
   blobs: BlobStore;
   queue: JobQueue;
   creator: RequestCreator;
@@ -92,6 +100,10 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
   const accounts = new AccountStore(database.sql);
   const idempotency = new IdempotencyStore(database.sql);
   const apiKeys = new ApiKeys(accounts, clock, { onTouchError: (error) => log.warn({ err: error }, 'could not record API key use') });
+  const users = new Users(database.sql, clock);
+  const consoleSessions = new ConsoleSessions(database.sql, clock);
+  const consoleSignIn = new ConsoleSignIn(users, new LoginThrottle(database.sql, clock));
+  const oauth = openOAuth(database.sql, apiKeys, clock, settings.server.public_url);
   const blobs =
     options.blobs ??
     (settings.blobs.url
@@ -135,6 +147,9 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
   const retention = new RetentionPurge({ requests, idempotency, blobs, dropWebhookPayloads: (id) => webhookStore.dropPayloads(id),
     dropExpired: async (nowMs) => {
       if (rateLimiter instanceof SqlRateLimiter) await rateLimiter.purgeBefore(nowMs);
+      await consoleSessions.purgeExpired();
+      // oidc-provider never deletes expired codes, sessions and tokens itself.
+      await oauth.models.purgeExpired(nowMs);
     },
     clock, settings: settings.retention, log });
   finisherForDeadLetters = finisher;
@@ -168,6 +183,10 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
     requests,
     accounts,
     apiKeys,
+    users,
+    consoleSessions,
+    consoleSignIn,
+    oauth,
     blobs,
     queue,
     creator,

@@ -4,14 +4,19 @@
  */
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { Settings } from '../kernel/config/index.js';
+import { oauthScopes } from '../kernel/oauth/index.js';
+import { allScopes } from '../kernel/store/index.js';
 import { resourceMetadataUrl, type ServerIdentity } from './server-identity.js';
 import type { McpTool } from './tools/index.js';
 
 /** The newest server.json schema the registry publishes (it added `variables` on remotes). */
 export const serverJsonSchemaUrl = 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json';
 
-/** Scopes an API key can hold (the REST API's); OAuth adds `workspace:*` in the next issue. */
-const scopesSupported = ['requests:read', 'requests:write'];
+/** Scopes an API key can hold (the REST API's). */
+const apiKeyScopes: readonly string[] = allScopes;
+
+/** What the 401 challenge asks an OAuth client for: the account tools' scopes (workspace ones are a step-up). */
+export const challengeScopes: readonly string[] = allScopes;
 
 export interface EndpointMetadata {
   name: string;
@@ -25,7 +30,7 @@ export interface EndpointMetadata {
   auth: {
     public_tools: string;
     api_key: { headers: string[]; scopes: string[] };
-    oauth: string;
+    oauth: { authorization_server: string; scopes: string[] };
     resource_metadata: string;
   };
   tools: { total: number; public: number; authenticated: number; names: string[] };
@@ -34,7 +39,7 @@ export interface EndpointMetadata {
   health: string;
 }
 
-export function endpointMetadata(identity: ServerIdentity, settings: Settings, tools: readonly McpTool[]): EndpointMetadata {
+export function endpointMetadata(identity: ServerIdentity, settings: Settings, tools: readonly McpTool[], issuer: string): EndpointMetadata {
   const publicCount = tools.filter((tool) => tool.access === 'public').length;
   return {
     name: identity.name,
@@ -47,8 +52,8 @@ export function endpointMetadata(identity: ServerIdentity, settings: Settings, t
     stateless: true,
     auth: {
       public_tools: 'no credentials needed for initialize, tools/list and the public tools',
-      api_key: { headers: ['Authorization: Bearer <API key>', 'x-api-key: <API key>'], scopes: scopesSupported },
-      oauth: 'not yet offered: OAuth account linking arrives with the next release (authorization_servers will then appear in the resource metadata)',
+      api_key: { headers: ['Authorization: Bearer <API key>', 'x-api-key: <API key>'], scopes: [...apiKeyScopes] },
+      oauth: { authorization_server: issuer, scopes: [...oauthScopes] },
       resource_metadata: resourceMetadataUrl(identity),
     },
     tools: { total: tools.length, public: publicCount, authenticated: tools.length - publicCount, names: tools.map((tool) => tool.name) },
@@ -76,6 +81,7 @@ export function endpointPage(metadata: EndpointMetadata): string {
 <h2>Credentials</h2>
 <p>${escapeHtml(metadata.auth.public_tools)}. Account tools take an API key in one of these headers:</p>
 <ul>${list(metadata.auth.api_key.headers)}</ul>
+<p>or an OAuth access token: MCP clients link an account through the authorization server <code>${escapeHtml(metadata.auth.oauth.authorization_server)}</code> (dynamic registration, PKCE).</p>
 <h2>Tools</h2>
 <ul>${list(metadata.tools.names)}</ul>
 <p><a href="${escapeHtml(metadata.docs)}">Documentation</a> · <a href="${escapeHtml(metadata.server_json)}">server.json</a> · <a href="${escapeHtml(metadata.health)}">health</a></p>
@@ -114,16 +120,17 @@ export function serverJson(identity: ServerIdentity, settings: Settings, tools: 
 }
 
 /**
- * RFC 9728 metadata, which the 401 challenge's `resource_metadata` points at. `authorization_servers` is absent
- * until the OAuth issue lands: today the only credential is an API key in a header.
+ * RFC 9728 metadata, which the 401 challenge's `resource_metadata` points at: the resource tokens must be bound
+ * to, the authorization server that issues them and every scope a client may ask for.
  */
-export function protectedResourceMetadata(identity: ServerIdentity) {
+export function protectedResourceMetadata(identity: ServerIdentity, issuer: string) {
   return {
     resource: identity.endpointUrl,
+    authorization_servers: [issuer],
     bearer_methods_supported: ['header'],
     resource_name: `${identity.name} MCP server`,
     resource_documentation: `${identity.publicUrl}/docs`,
-    scopes_supported: scopesSupported,
+    scopes_supported: [...oauthScopes],
   };
 }
 

@@ -1,8 +1,7 @@
 /**
  * The MCP endpoints (spec, "MCP server endpoints"), mounted in the API's Koa app so every API process serves
  * them: `POST /mcp` (stateless Streamable HTTP, JSON responses), `GET`/`HEAD`/`DELETE /mcp`, `/mcp/health`,
- * `/mcp/server.json` and the `/.well-known` documents. `/.well-known/oauth-authorization-server` stays 404
- * until OAuth account linking lands.
+ * `/mcp/server.json` and the RFC 9728 document; the authorization server's own metadata is `src/http/oauth`'s.
  */
 import type { Router } from '@koa/router';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -11,12 +10,12 @@ import { ApiError } from '../kernel/errors/index.js';
 import type { Gateway } from '../kernel/gateway.js';
 import { jsonBody } from '../http/middleware/json-body.js';
 import { acceptJsonOrEventStream } from './accept-header.js';
-import { bearerChallenge, resolvePrincipal, unauthenticated } from './credentials.js';
-import { endpointMetadata, endpointPage, protectedResourceMetadata, serverJson } from './endpoint-documents.js';
+import { bearerChallenge, insufficientScope, resolvePrincipal, unauthenticated, type CredentialSources } from './credentials.js';
+import { challengeScopes, endpointMetadata, endpointPage, protectedResourceMetadata, serverJson } from './endpoint-documents.js';
 import { startBuildingKnowledge, type KnowledgeSource } from './knowledge-source.js';
 import { createMcpServer } from './mcp-server.js';
 import { countMessages } from './message-metrics.js';
-import { protectedToolCalls, toolAccessByName } from './protected-calls.js';
+import { missingScopes, protectedToolCalls, toolAccessByName, toolScopeByName } from './protected-calls.js';
 import { rebindingAllowList, rebindingGuard } from './rebinding-guard.js';
 import { resourceMetadataUrl, serverIdentity, type ServerIdentity } from './server-identity.js';
 import { allTools } from './tools/index.js';
@@ -39,7 +38,7 @@ export function addMcpRoutes(router: Router, gateway: Gateway): void {
     if (ctx.get('accept').includes('text/event-stream')) {
       throw new ApiError('MG_METHOD_NOT_ALLOWED', 'this server offers no standalone SSE stream: POST JSON-RPC messages to /mcp (stateless, JSON responses)', { headers: { Allow: allowedOnMcp } });
     }
-    const metadata = endpointMetadata(identity, gateway.settings, allTools);
+    const metadata = endpointMetadata(identity, gateway.settings, allTools, gateway.oauth.issuer);
     if (ctx.accepts('json', 'html') === 'html') {
       ctx.type = 'text/html; charset=utf-8';
       ctx.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
@@ -68,7 +67,7 @@ export function addMcpRoutes(router: Router, gateway: Gateway): void {
 
   // Both the root and the path-inserted form (RFC 9728 §3.1; the MCP authorization spec tries the latter first).
   router.get(['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp'], async (ctx) => {
-    ctx.body = protectedResourceMetadata(identity);
+    ctx.body = protectedResourceMetadata(identity, gateway.oauth.issuer);
   });
 
   router.get('/.well-known/mcp-registry-auth', async (ctx) => {
@@ -86,15 +85,28 @@ export function addMcpRoutes(router: Router, gateway: Gateway): void {
  */
 function handleMessages(gateway: Gateway, identity: ServerIdentity, knowledge: KnowledgeSource) {
   const accessByName = toolAccessByName(allTools);
-  const challenge = (invalid: boolean) => bearerChallenge(resourceMetadataUrl(identity), invalid);
+  const scopeByName = toolScopeByName(allTools);
+  const metadataUrl = resourceMetadataUrl(identity);
+  const challenge = (invalid: boolean) => bearerChallenge(metadataUrl, challengeScopes, invalid);
+  const sources: CredentialSources = {
+    apiKeys: gateway.apiKeys,
+    oauth: gateway.oauth,
+    onTouchError: (error) => gateway.log.warn({ err: error }, 'could not record OAuth link use'),
+  };
   return async function answerMessages(ctx: Context): Promise<void> {
     const body: unknown = ctx.state.body;
     countMessages(body, gateway.metrics);
-    const principal = await resolvePrincipal(ctx, gateway.apiKeys, challenge);
+    const principal = await resolvePrincipal(ctx, sources, challenge);
     const needCredentials = protectedToolCalls(body, accessByName);
     if (needCredentials.length > 0 && !principal) {
       for (const tool of needCredentials) gateway.metrics.mcpToolCalls.inc({ tool, outcome: 'unauthenticated' });
       throw unauthenticated(`${needCredentials.join(', ')} needs an API key: send Authorization: Bearer <key> or x-api-key: <key>`, challenge(false));
+    }
+    // An OAuth client can ask its user for more scopes (step-up), so a missing one is an HTTP 403 naming it;
+    // an API key cannot, and keeps getting the tool error the REST API's 403 matches.
+    if (principal?.kind === 'oauth') {
+      const missing = missingScopes(body, scopeByName, principal.scopes);
+      if (missing.scopes.length > 0) throw insufficientScope(metadataUrl, missing.scopes, missing.tools);
     }
     acceptJsonOrEventStream(ctx.req);
     const server = createMcpServer(allTools, { gateway, knowledge, identity, principal });

@@ -7,7 +7,7 @@ export type PrincipalKind = 'api_key' | 'oauth';
 export interface Principal {
   kind: PrincipalKind;
   accountId: string;
-  /** The API key's id (kind `api_key`). */
+  /** The API key's id (kind `api_key`); for kind `oauth`, the link's internal key that owns the client's requests. */
   keyId?: string;
   /** The credential's human label (the API key's name), shown back by `api_status`. */
   name?: string;

@@ -15,6 +15,26 @@ export function protectedToolCalls(body: unknown, accessByName: ReadonlyMap<stri
   return called;
 }
 
+/** The scopes the called tools need that `granted` lacks, each once, in the tools' order. */
+export function missingScopes(body: unknown, scopeByName: ReadonlyMap<string, string | undefined>, granted: readonly string[]): { scopes: string[]; tools: string[] } {
+  const messages = Array.isArray(body) ? body : [body];
+  const scopes = new Set<string>();
+  const tools: string[] = [];
+  for (const message of messages) {
+    const name = calledToolName(message);
+    const scope = name === undefined ? undefined : scopeByName.get(name);
+    if (name !== undefined && scope !== undefined && !granted.includes(scope)) {
+      scopes.add(scope);
+      tools.push(name);
+    }
+  }
+  return { scopes: [...scopes], tools };
+}
+
+export function toolScopeByName(tools: readonly McpTool[]): ReadonlyMap<string, string | undefined> {
+  return new Map(tools.map((tool) => [tool.name, tool.scope]));
+}
+
 export function toolAccessByName(tools: readonly McpTool[]): ReadonlyMap<string, ToolAccess> {
   return new Map(tools.map((tool) => [tool.name, tool.access]));
 }

@@ -103,7 +103,7 @@ describe('MCP endpoints', function () {
     it('answers a protected tool without credentials with a 401 challenge, before any tool runs', async () => {
       const response = await post(service, callTool(2, 'api_status'));
       expect(response.status).to.equal(401);
-      expect(response.headers['www-authenticate']).to.equal(`Bearer resource_metadata="${resourceMetadata}"`);
+      expect(response.headers['www-authenticate']).to.equal(`Bearer resource_metadata="${resourceMetadata}", scope="requests:read requests:write"`);
       expect(response.headers['content-type']).to.equal('application/problem+json');
       expect(response.json).to.deep.equal(problem(401, 'MG_UNAUTHENTICATED', 'API key missing, invalid or revoked', 'api_status needs an API key: send Authorization: Bearer <key> or x-api-key: <key>'));
     });
@@ -112,7 +112,7 @@ describe('MCP endpoints', function () {
       const { key } = await createRevokedKey();
       const response = await post(service, callTool(2, 'api_status'), { authorization: `Bearer ${key}` });
       expect(response.status).to.equal(401);
-      expect(response.headers['www-authenticate']).to.equal(`Bearer resource_metadata="${resourceMetadata}", error="invalid_token", error_description="the credential is invalid, expired or revoked"`);
+      expect(response.headers['www-authenticate']).to.equal(`Bearer resource_metadata="${resourceMetadata}", scope="requests:read requests:write", error="invalid_token", error_description="the credential is invalid, expired or revoked"`);
       expect(response.json).to.deep.equal(problem(401, 'MG_UNAUTHENTICATED', 'API key missing, invalid or revoked', 'the API key is invalid or has been revoked'));
       // A bad credential is refused whatever the call, so the client learns to fix it (RFC 6750).
       const onInitialize = await post(service, initialize, { 'x-api-key': 'mg_not_a_key' });
@@ -217,7 +217,7 @@ describe('MCP endpoints', function () {
         auth: {
           public_tools: 'no credentials needed for initialize, tools/list and the public tools',
           api_key: { headers: ['Authorization: Bearer <API key>', 'x-api-key: <API key>'], scopes: ['requests:read', 'requests:write'] },
-          oauth: 'not yet offered: OAuth account linking arrives with the next release (authorization_servers will then appear in the resource metadata)',
+          oauth: { authorization_server: service.url, scopes: ['requests:read', 'requests:write', 'workspace:read', 'workspace:write'] },
           resource_metadata: resourceMetadata,
         },
         tools: { total: allTools.length, public: publicCount, authenticated: allTools.length - publicCount, names: allTools.map((tool) => tool.name) },
@@ -286,15 +286,22 @@ describe('MCP endpoints', function () {
       expect(validate({ ...response.json, name: 'mediagate' })).to.equal(false);
     });
 
-    it('serves RFC 9728 resource metadata at the root and path-inserted URLs; no authorization server yet', async () => {
-      const expected = { resource: `${service.url}/mcp`, bearer_methods_supported: ['header'], resource_name: 'mediagate MCP server', resource_documentation: `${service.url}/docs`, scopes_supported: ['requests:read', 'requests:write'] };
+    it('serves RFC 9728 resource metadata at the root and path-inserted URLs, naming the authorization server', async () => {
+      const expected = {
+        resource: `${service.url}/mcp`,
+        authorization_servers: [service.url],
+        bearer_methods_supported: ['header'],
+        resource_name: 'mediagate MCP server',
+        resource_documentation: `${service.url}/docs`,
+        scopes_supported: ['requests:read', 'requests:write', 'workspace:read', 'workspace:write'],
+      };
       for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
         const response = await raw(service, 'GET', path);
         expect({ path, status: response.status, body: response.json }).to.deep.equal({ path, status: 200, body: expected });
       }
+      // The issuer is the origin, so its RFC 8414 metadata is at the root (test/e2e/oauth-flow.test.ts covers it).
       const server = await raw(service, 'GET', '/.well-known/oauth-authorization-server');
-      expect(server.status).to.equal(404);
-      expect(server.headers['content-type']).to.equal('application/problem+json');
+      expect({ status: server.status, issuer: server.json.issuer }).to.deep.equal({ status: 200, issuer: service.url });
     });
 
     it('/.well-known/mcp-registry-auth is 404 problem+json when unset and the record as text/plain when set', async () => {

@@ -3,6 +3,7 @@
  * login/consent screens). The session middleware sets `ctx.state.console`; pages read it.
  */
 import type { Member } from '../../kernel/accounts/members.js';
+import type { SafeHtml } from './html.js';
 
 export interface ConsoleState {
   /** The signed-in user's id, when a valid session cookie came with the request. */
@@ -18,8 +19,8 @@ export interface ConsoleState {
 
 export interface ConsolePage {
   title: string;
-  /** Trusted HTML built with the layout's `html` template tag (which escapes interpolated values). */
-  body: string;
+  /** Trusted HTML built with the `html` template tag of `./html.ts` (which escapes interpolated values). */
+  body: string | SafeHtml;
   /** Which navigation item is active. */
   section?: 'requests' | 'keys' | 'credits' | 'webhooks' | 'apps' | 'account';
 }

@@ -66,6 +66,27 @@ export class ApiKeys {
     return revoked;
   }
 
+  /** Revokes one key of one account (the console's revoke); false when the account has no such live key. */
+  async revokeOfAccount(accountId: string, keyId: string): Promise<boolean> {
+    const revoked = await this.accounts.revokeApiKeyOfAccount(keyId, accountId, this.clock.now());
+    this.cache.clear();
+    return revoked === 1;
+  }
+
+  /** An account's keys with prefix and last use, newest first (never a hash or a secret). */
+  listOfAccount(accountId: string): Promise<ApiKeyRecord[]> {
+    return this.accounts.listApiKeysOfAccount(accountId);
+  }
+
+  /**
+   * The key `plaintext` belongs to, if it is `keyId` of `accountId`: lets the console show a freshly created
+   * secret that the browser carried back, without the server keeping any plaintext.
+   */
+  async matchesKey(plaintext: string, accountId: string, keyId: string): Promise<boolean> {
+    const found = await this.accounts.findApiKeyByHash(hashApiKey(plaintext));
+    return found !== undefined && found.id === keyId && found.accountId === accountId && found.revokedAtMs === null;
+  }
+
   /** Creates a key; the plaintext is returned here and never again. */
   async create(accountId: string, name: string, scopes: Scope[]): Promise<{ plaintext: string; record: ApiKeyRecord }> {
     const plaintext = generateSecret();

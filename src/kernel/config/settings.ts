@@ -45,6 +45,19 @@ export interface Settings {
   log: { level: string };
   media: MediaToolSettings;
   mcp: McpSettings;
+  oauth: OAuthSettings;
+}
+
+/** The OAuth authorization server for MCP account linking (`src/http/oauth`). */
+export interface OAuthSettings {
+  /** Exact redirect URIs hosted clients may register (loopback ones need no listing). */
+  approved_redirect_uris: string[];
+  /** Life of an access token: short, so a revoked link stops working soon even where tokens are cached. */
+  access_token_ttl_seconds: number;
+  /** Life of a refresh token (each use rotates it). */
+  refresh_token_ttl_seconds: number;
+  /** Keys signing the authorization server's cookies; empty: generated at first start and kept in the store. */
+  cookie_keys: string[];
 }
 
 /** The MCP server (`src/mcp`): identity, registry metadata and DNS-rebinding allow-lists. */
@@ -97,7 +110,7 @@ export const mcpOfferingSchema = {
 const settingsSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['server', 'metrics', 'data_dir', 'database', 'queue', 'blobs', 'worker', 'breaker', 'routing', 'retention', 'webhooks', 'outbound', 'rate_limits', 'providers', 'dev_account', 'log', 'media', 'mcp'],
+  required: ['server', 'metrics', 'data_dir', 'database', 'queue', 'blobs', 'worker', 'breaker', 'routing', 'retention', 'webhooks', 'outbound', 'rate_limits', 'providers', 'dev_account', 'log', 'media', 'mcp', 'oauth'],
   properties: {
     server: {
       type: 'object',
@@ -249,6 +262,18 @@ const settingsSchema = {
         offerings: { type: 'array', items: mcpOfferingSchema },
       },
     },
+    oauth: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['approved_redirect_uris', 'access_token_ttl_seconds', 'refresh_token_ttl_seconds', 'cookie_keys'],
+      properties: {
+        // Exact https URIs: a hosted client's callback is compared character for character.
+        approved_redirect_uris: { type: 'array', items: { type: 'string', pattern: '^https://[^\\s#]+$' } },
+        access_token_ttl_seconds: { type: 'integer', minimum: 60, maximum: 86400 },
+        refresh_token_ttl_seconds: { type: 'integer', minimum: 3600 },
+        cookie_keys: { type: 'array', items: { type: 'string', minLength: 32 } },
+      },
+    },
   },
 };
 
@@ -288,6 +313,8 @@ const environmentOverrides: [string, string, 'string' | 'integer' | 'list'][] = 
   ['MEDIAGATE_MCP_ALLOWED_ORIGINS', 'mcp.allowed_origins', 'list'],
   ['MEDIAGATE_MCP_ALLOWED_HOSTS', 'mcp.allowed_hosts', 'list'],
   ['MEDIAGATE_MCP_KNOWLEDGE_DIRS', 'mcp.knowledge_dirs', 'list'],
+  ['MEDIAGATE_OAUTH_APPROVED_REDIRECT_URIS', 'oauth.approved_redirect_uris', 'list'],
+  ['MEDIAGATE_OAUTH_COOKIE_KEYS', 'oauth.cookie_keys', 'list'],
 ];
 
 export class SettingsError extends Error {

@@ -64,6 +64,23 @@ export class AccountStore {
     return rows.map(toApiKeyRecord);
   }
 
+  /** An account's keys, newest first, revoked ones included (the console shows when they were revoked). */
+  async listApiKeysOfAccount(accountId: string): Promise<ApiKeyRecord[]> {
+    const rows = await this.db.all('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at_ms DESC, id DESC', [accountId]);
+    return rows.map(toApiKeyRecord);
+  }
+
+  async getApiKeyOfAccount(id: string, accountId: string): Promise<ApiKeyRecord | undefined> {
+    const row = await this.db.first('SELECT * FROM api_keys WHERE id = ? AND account_id = ?', [id, accountId]);
+    return row ? toApiKeyRecord(row) : undefined;
+  }
+
+  /** Revokes one key of one account by id: another account's key id changes nothing. */
+  async revokeApiKeyOfAccount(id: string, accountId: string, atMs: number): Promise<number> {
+    const { changes } = await this.db.run('UPDATE api_keys SET revoked_at_ms = ? WHERE id = ? AND account_id = ? AND revoked_at_ms IS NULL', [atMs, id, accountId]);
+    return changes;
+  }
+
   async revokeApiKey(idOrPrefix: string, atMs: number): Promise<number> {
     const { changes } = await this.db.run('UPDATE api_keys SET revoked_at_ms = ? WHERE (id = ? OR key_prefix = ?) AND revoked_at_ms IS NULL', [atMs, idOrPrefix, idOrPrefix]);
     return changes;
@@ -126,6 +143,23 @@ export class AccountStore {
   async ledgerTotal(accountId: string): Promise<number> {
     const row = await this.db.first<{ total: number | string | null }>('SELECT SUM(amount) AS total FROM credit_ledger WHERE account_id = ?', [accountId]);
     return Number(row?.total ?? 0);
+  }
+
+  /** An account's ledger, newest first; `beforeId` is the last entry id of the previous page. */
+  async listLedger(accountId: string, page: { beforeId?: number; limit: number }): Promise<(LedgerEntry & { id: number })[]> {
+    const where = ['account_id = ?'];
+    const params: unknown[] = [accountId];
+    if (page.beforeId !== undefined) (where.push('id < ?'), params.push(page.beforeId));
+    const rows = await this.db.all<Record<string, unknown>>(`SELECT * FROM credit_ledger WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ${Math.max(1, Math.floor(page.limit))}`, params);
+    return rows.map((row) => ({
+      id: Number(row.id),
+      accountId: String(row.account_id),
+      requestId: (row.request_id as string | null) ?? null,
+      kind: row.kind as LedgerKind,
+      amount: Number(row.amount),
+      note: (row.note as string | null) ?? undefined,
+      atMs: Number(row.created_at_ms),
+    }));
   }
 
   async grantCredits(accountId: string, amount: number, note: string, atMs: number): Promise<void> {

@@ -176,6 +176,107 @@ const migrations: Migration[] = [
       });
     },
   },
+  {
+    name: '0005_users_sessions',
+    async up(knex) {
+      // People who sign in to the console. E-mail is stored lowercased so the unique index is case-insensitive
+      // on both databases; 254 characters is the longest address SMTP can carry (RFC 5321 path limit).
+      await knex.schema.createTable('users', (t) => {
+        t.string('id', 40).primary();
+        t.string('email', 254).notNullable().unique();
+        // A versioned PHC-style string (passwords.ts): algorithm, parameters, salt and hash together.
+        t.string('password_hash', 255).notNullable();
+        t.bigInteger('created_at_ms').notNullable();
+        t.boolean('disabled').notNullable().defaultTo(false);
+      });
+      await knex.schema.createTable('memberships', (t) => {
+        t.string('user_id', 40).notNullable();
+        t.string('account_id', 40).notNullable();
+        // owner | admin | developer | viewer (kernel/accounts/members.ts)
+        t.string('role', 16).notNullable();
+        t.bigInteger('created_at_ms').notNullable();
+        t.primary(['user_id', 'account_id']);
+        t.index(['account_id']);
+      });
+      await knex.schema.createTable('console_sessions', (t) => {
+        // SHA-256 of the cookie value: a copy of this table signs nobody in.
+        t.string('id', 64).primary();
+        t.string('user_id', 40).notNullable();
+        // The account the user is acting in (the account switcher changes it).
+        t.string('account_id', 40).nullable();
+        t.string('csrf_token', 64).notNullable();
+        t.bigInteger('created_at_ms').notNullable();
+        t.bigInteger('last_seen_at_ms').notNullable();
+        t.bigInteger('expires_at_ms').notNullable();
+        t.index(['user_id']);
+        t.index(['expires_at_ms']);
+      });
+      // Failed sign-ins, one row each, counted in a sliding window per subject (an e-mail or a client IP).
+      await knex.schema.createTable('login_attempts', (t) => {
+        t.increments('id');
+        // email | ip
+        t.string('scope', 8).notNullable();
+        t.string('subject', 254).notNullable();
+        t.bigInteger('attempted_at_ms').notNullable();
+        t.index(['scope', 'subject', 'attempted_at_ms']);
+        t.index(['attempted_at_ms']);
+      });
+    },
+    async down(knex) {
+      for (const table of ['login_attempts', 'console_sessions', 'memberships', 'users']) await knex.schema.dropTableIfExists(table);
+    },
+  },
+  {
+    name: '0006_oauth',
+    async up(knex) {
+      // Every oidc-provider model (sessions, interactions, codes, refresh tokens, grants, clients) in one table;
+      // the lookup columns are the ones its adapter interface searches by.
+      await knex.schema.createTable('oauth_models', (t) => {
+        t.string('model', 40).notNullable();
+        t.string('id', 255).notNullable();
+        t.text('payload', 'longtext').notNullable();
+        t.string('grant_id', 255).nullable();
+        t.string('user_code', 255).nullable();
+        t.string('uid', 255).nullable();
+        t.bigInteger('expires_at_ms').nullable();
+        t.bigInteger('consumed_at_ms').nullable();
+        t.primary(['model', 'id']);
+        t.index(['grant_id']);
+        t.index(['uid']);
+        t.index(['expires_at_ms']);
+      });
+      // Signing keys (JWKS) and cookie keys, generated at first start; newest first signs, the rest still verify.
+      await knex.schema.createTable('oauth_keys', (t) => {
+        t.string('id', 64).primary();
+        t.string('purpose', 16).notNullable();
+        t.text('material').notNullable();
+        t.bigInteger('created_at_ms').notNullable();
+        t.bigInteger('retired_at_ms').nullable();
+        t.index(['purpose', 'created_at_ms']);
+      });
+      // An approved link of an OAuth client to an account: which member approved what, and the internal API key
+      // that owns the requests the client makes (so REST and MCP keep one ownership rule).
+      await knex.schema.createTable('oauth_links', (t) => {
+        t.string('id', 40).primary();
+        t.string('grant_id', 255).notNullable().unique();
+        t.string('account_id', 40).notNullable();
+        t.string('user_id', 40).notNullable();
+        t.string('client_id', 255).notNullable();
+        t.string('client_name', 200).notNullable();
+        t.string('api_key_id', 40).notNullable();
+        t.text('scopes').notNullable();
+        // SHA-256 of the client's redirect URIs when approved: a client that changed them must be approved again.
+        t.string('redirect_uris_hash', 64).notNullable();
+        t.bigInteger('created_at_ms').notNullable();
+        t.bigInteger('last_used_at_ms').nullable();
+        t.bigInteger('revoked_at_ms').nullable();
+        t.index(['account_id', 'created_at_ms']);
+      });
+    },
+    async down(knex) {
+      for (const table of ['oauth_links', 'oauth_keys', 'oauth_models']) await knex.schema.dropTableIfExists(table);
+    },
+  },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -94,6 +94,28 @@ export class RequestStore {
   }
 
   /**
+   * An account's requests (whichever key or token made them), newest first, for the console's request log.
+   * Served by the (account_id, created_at_ms) index; `createdFromMs` bounds the log to its window.
+   */
+  async listForAccount(
+    accountId: string,
+    filter: { status?: RequestStatus; operation?: string; createdFromMs: number; limit: number },
+  ): Promise<RequestRecord[]> {
+    const where = ['account_id = ?', 'created_at_ms >= ?'];
+    const params: unknown[] = [accountId, filter.createdFromMs];
+    if (filter.status) (where.push('status = ?'), params.push(filter.status));
+    if (filter.operation) (where.push('operation = ?'), params.push(filter.operation));
+    const rows = await this.db.all(`SELECT * FROM requests WHERE ${where.join(' AND ')} ORDER BY created_at_ms DESC, id DESC LIMIT ${Math.max(1, Math.floor(filter.limit))}`, params);
+    return rows.map(toRequestRecord);
+  }
+
+  /** A request as a member of its account sees it; another account's request does not exist for them. */
+  async getForAccount(id: string, accountId: string): Promise<RequestRecord | undefined> {
+    const row = await this.db.first('SELECT * FROM requests WHERE id = ? AND account_id = ?', [id, accountId]);
+    return row ? toRequestRecord(row) : undefined;
+  }
+
+  /**
    * queued -> processing, or takes over a `processing` request that nobody holds (a re-poll is due) or
    * whose lease expired (its worker died). `phase` pins what the caller expects: `start` only claims a
    * request without a vendor task (so a task is never submitted twice), `poll` only one with a task.

@@ -111,6 +111,25 @@ export class WebhookStore {
     return result;
   }
 
+  /**
+   * An account's deliveries for requests created since `sinceMs`, newest first, for the console. Goes through
+   * the requests' (account_id, created_at_ms) index and the deliveries' request_id index.
+   */
+  async recentForAccount(accountId: string, sinceMs: number, limit: number): Promise<DeliveryRecord[]> {
+    const rows = await this.db.all<Record<string, unknown>>(
+      `SELECT d.* FROM webhook_deliveries d JOIN requests r ON r.id = d.request_id
+        WHERE r.account_id = ? AND r.created_at_ms >= ? AND d.account_id = ?
+        ORDER BY d.created_at_ms DESC, d.id DESC LIMIT ${Math.max(1, Math.floor(limit))}`,
+      [accountId, sinceMs, accountId],
+    );
+    return rows.map(toDelivery);
+  }
+
+  async getForAccount(id: string, accountId: string): Promise<DeliveryRecord | undefined> {
+    const row = await this.db.first<Record<string, unknown>>('SELECT * FROM webhook_deliveries WHERE id = ? AND account_id = ?', [id, accountId]);
+    return row ? toDelivery(row) : undefined;
+  }
+
   /** Retention: a finished delivery's payload carries the request's output, so it goes with it. */
   async dropPayloads(requestId: string): Promise<void> {
     await this.db.run(`UPDATE webhook_deliveries SET payload = '{}' WHERE request_id = ? AND state <> 'pending'`, [requestId]);

@@ -27,6 +27,11 @@ export interface McpTool<Input extends z.ZodRawShape = z.ZodRawShape, Output ext
   /** Written for a model: what the tool is for, when to use it, what it never does. */
   description: string;
   access: ToolAccess;
+  /**
+   * The scope a credential needs for this tool. An OAuth token without it is refused at the HTTP layer with 403
+   * `insufficient_scope` naming it (so the client can ask the user for more); an API key gets a tool error.
+   */
+  scope?: string;
   inputSchema: Input;
   outputSchema: Output;
   annotations?: ToolAnnotations;

@@ -19,7 +19,7 @@ export function describeStoreContract(name: string, open: (context: Mocha.Contex
       const opened = await open(this);
       cleanup = opened.cleanup;
       database = openDatabase(opened.url, { poolMax: 10 });
-      expect(await migrateToLatest(database)).to.deep.equal(['0001_initial', '0002_webhooks', '0003_rate_limits', '0004_retention_index']);
+      expect(await migrateToLatest(database)).to.deep.equal(['0001_initial', '0002_webhooks', '0003_rate_limits', '0004_retention_index', '0005_users_sessions', '0006_oauth']);
       expect(await migrateToLatest(database), 'migrating twice is a no-op').to.deep.equal([]);
       requests = new RequestStore(database.sql);
       accounts = new AccountStore(database.sql);

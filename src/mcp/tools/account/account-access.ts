@@ -58,7 +58,8 @@ function requirePrincipal(context: McpCallContext): Principal {
 
 /**
  * Requests belong to the API key that created them (REST: polling uses the creating key), so the kernel caller
- * needs a key id. OAuth tokens get their own owner once account linking lands; until then they are refused here.
+ * needs a key id. An OAuth principal carries its link's internal key (kernel/oauth/oauth-links.ts), so a linked
+ * client owns its requests by the same rule; a principal without a key is refused.
  */
 function callerOf(principal: Principal): AccountCaller {
   if (!principal.keyId) throw new ToolError('MG_FORBIDDEN_SCOPE', 'the generation tools need a developer API key; this credential is not one');

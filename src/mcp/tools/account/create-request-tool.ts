@@ -58,6 +58,7 @@ export const createRequestTool = defineTool({
     'Pass an `idempotency_key` so a retried confirmed call cannot create and charge twice. Invalid input fails with MG_VALIDATION_FAILED and `errors` naming each field. ' +
     'There is no cancellation tool.',
   access: 'account',
+  scope: 'requests:write',
   inputSchema,
   outputSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

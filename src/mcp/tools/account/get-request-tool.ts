@@ -14,6 +14,7 @@ export const getRequestTool = defineTool({
     'Poll it after create_generation_request, waiting about `poll_after_ms` between calls, until the status is succeeded or failed; a failed request has an `errorMessage` and was refunded. ' +
     'Requests of other API keys are not visible (MG_REQUEST_NOT_FOUND).',
   access: 'account',
+  scope: 'requests:read',
   inputSchema: {
     id: z.string().min(1).max(64).describe('The request id create_generation_request returned, e.g. "req_..."'),
   },
