@@ -350,6 +350,21 @@ describe('OAuth account linking for MCP', function () {
       await client.close();
     });
 
+    it('ends with the console session: after signing out, an approved client is not re-authorized silently', async () => {
+      const callback = 'http://127.0.0.1:48132/callback';
+      const { browser, client, authorizeUrl } = await linkedClient({ callback });
+      const silent = await browser.follow(authorizeUrl.href, isCallback(callback));
+      expect(silent.final).to.have.property('stopped', true);
+
+      const account = await browser.request(`${service.url}/console/account`);
+      const signOut = await browser.request(`${service.url}/console/logout`, { form: formOn(account, '/console/logout').fields });
+      expect(signOut.status).to.equal(303);
+      const afterSignOut = await browser.follow(authorizeUrl.href, isCallback(callback));
+      expect(afterSignOut.final).to.not.have.property('stopped');
+      expect(new URL((afterSignOut.final as Hop).url).pathname).to.equal('/console/login');
+      await client.close();
+    });
+
     it('is skipped for an approved client, and asked again once the client changed its redirect URIs', async () => {
       const callback = 'http://127.0.0.1:48128/callback';
       // Registered by hand: the SDK keeps only what it needs, not the RFC 7592 management credentials.

@@ -61,6 +61,10 @@ export async function startSignedInSession(ctx: Context, gateway: Gateway, user:
 export async function endSession(ctx: Context, gateway: Gateway): Promise<void> {
   const cookies = consoleCookies(gateway.settings.server.public_url);
   const session = currentSession(ctx);
-  if (session) await gateway.consoleSessions.end(session.id);
+  if (session) {
+    await gateway.consoleSessions.end(session.id);
+    // Signing out of the console also signs out of the authorization server (its session follows ours).
+    await gateway.oauth.models.endSessionsOf(session.userId);
+  }
   clearCookie(ctx, cookies, cookies.session);
 }

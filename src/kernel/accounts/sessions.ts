@@ -88,6 +88,12 @@ export class ConsoleSessions {
     await this.db.run('DELETE FROM console_sessions WHERE id = ?', [sessionId]);
   }
 
+  /** Ends every session of the user but `keep` (after a password change: other browsers must sign in again). */
+  async endOthers(userId: string, keep: string): Promise<number> {
+    const { changes } = await this.db.run('DELETE FROM console_sessions WHERE user_id = ? AND id <> ?', [userId, keep]);
+    return changes;
+  }
+
   async switchAccount(sessionId: string, accountId: string): Promise<void> {
     await this.db.run('UPDATE console_sessions SET account_id = ? WHERE id = ?', [accountId, sessionId]);
   }

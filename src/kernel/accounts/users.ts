@@ -4,7 +4,7 @@
  */
 import { isDuplicateKeyError, newId, type SqlDatabase } from '../store/index.js';
 import { roles, type Member, type Role } from './members.js';
-import { generatePassword, hashPassword, passwordProblem } from './passwords.js';
+import { generatePassword, hashPassword, passwordProblem, verifyPassword } from './passwords.js';
 
 export interface UserRecord {
   id: string;
@@ -101,6 +101,19 @@ export class Users {
       throw error;
     }
     return { user: existing };
+  }
+
+  /**
+   * Replaces the user's password after checking the current one (a stolen session alone cannot lock the owner
+   * out). Throws UserInputError naming `current_password` or `new_password`.
+   */
+  async changePassword(userId: string, current: string, next: string): Promise<void> {
+    const user = await this.get(userId);
+    if (!user || !(await verifyPassword(current, user.passwordHash))) throw new UserInputError('current_password', 'the current password is not right');
+    const problem = passwordProblem(next);
+    if (problem) throw new UserInputError('new_password', problem);
+    if (next === current) throw new UserInputError('new_password', 'choose a password different from the current one');
+    await this.db.run('UPDATE users SET password_hash = ? WHERE id = ?', [await hashPassword(next), userId]);
   }
 
   /** Every account the user belongs to, oldest membership first (the default account after sign-in). */

@@ -76,6 +76,17 @@ export class OAuthModelStore {
     if (model === 'Grant') await this.onGrantRemoved(id);
   }
 
+  /**
+   * Ends the authorization server's sessions of a user (console sign-out): without this, a client the user had
+   * approved could be re-authorized silently from the same browser after the user signed out of the console.
+   */
+  async endSessionsOf(userId: string): Promise<number> {
+    const rows = await this.db.all<{ id: string; payload: string }>("SELECT id, payload FROM oauth_models WHERE model = 'Session'");
+    const ids = rows.filter((row) => (JSON.parse(row.payload) as { accountId?: string }).accountId === userId).map((row) => row.id);
+    for (const id of ids) await this.db.run("DELETE FROM oauth_models WHERE model = 'Session' AND id = ?", [id]);
+    return ids.length;
+  }
+
   async revokeByGrantId(model: string, grantId: string): Promise<void> {
     await this.db.run('DELETE FROM oauth_models WHERE model = ? AND grant_id = ?', [model, grantId]);
   }
