@@ -1,0 +1,243 @@
+/**
+ * Consuming: prefetch = concurrency; a job is acked only after its handler resolved, and nacked back to
+ * the queue (after a growing pause) when it threw. The quorum queue counts deliveries and dead-letters a
+ * job past the delivery limit to the DLQ, whose consumer calls `onDeadLetter` so the kernel can fail and
+ * refund the request. A job leaving a wait queue with delay still to go is moved to its next wait queue.
+ */
+import type { Channel, ConsumeMessage } from 'amqplib';
+import type { Logger } from 'pino';
+import { bounded } from './deadline.js';
+import type { Job, JobHandler } from './queue-port.js';
+import type { RabbitMqConnection } from './rabbitmq-connection.js';
+import { remainingHeader, type RabbitMqPublisher } from './rabbitmq-publisher.js';
+import type { Session } from './rabbitmq-session.js';
+import type { RabbitMqTopology } from './rabbitmq-topology.js';
+
+const deadLetterPrefetch = 4;
+const maxRedeliveryDelayMs = 30_000;
+
+interface Consumer {
+  handler: JobHandler;
+  concurrency: number;
+}
+
+export interface RabbitMqConsumerOptions {
+  connection: RabbitMqConnection;
+  /** Moves delayed jobs on to their next wait queue. */
+  publisher: RabbitMqPublisher;
+  topology: RabbitMqTopology;
+  redeliveryDelayMs: number;
+  onDeadLetter?: (requestId: string) => Promise<void>;
+  log: Logger;
+}
+
+export class RabbitMqConsumer {
+  private readonly connection: RabbitMqConnection;
+  private readonly log: Logger;
+  private consumer: Consumer | undefined;
+  /** Handlers running now. */
+  private running = 0;
+  /** Dead-letter hooks and wait hand-overs in progress; close() waits for them too. */
+  private settling = 0;
+  private slotWaiters: ((granted: boolean) => void)[] = [];
+  private idleWaiters: (() => void)[] = [];
+  /** Pending redelivery pauses; `close()` cuts them short. */
+  private pauses = new Set<() => void>();
+
+  constructor(private readonly options: RabbitMqConsumerOptions) {
+    this.connection = options.connection;
+    this.log = options.log;
+  }
+
+  /** Whether `consume()` was called (and not undone by a failed first connect). */
+  wanted(): boolean {
+    return this.consumer !== undefined;
+  }
+
+  async consume(handler: JobHandler, options: { concurrency: number }): Promise<void> {
+    if (this.consumer) throw new Error('the RabbitMQ queue already has a consumer');
+    if (this.connection.closing) throw new Error('the RabbitMQ queue is closed');
+    this.consumer = { handler, concurrency: Math.max(1, Math.floor(options.concurrency)) };
+    if (!this.connection.supervised) {
+      // The first session starts consuming as part of its set-up.
+      await this.connection.connect().catch((error: unknown) => {
+        this.consumer = undefined;
+        throw error;
+      });
+      return;
+    }
+    // Otherwise start on the live session; during an outage the next session starts by itself (adopt).
+    const session = this.connection.session;
+    if (session && !session.isLost) await this.start(session).catch((error: unknown) => session.markLost('could not start consuming', error));
+  }
+
+  /** Opens the work (and dead-letter) consume channels on `session`, once. */
+  async start(session: Session): Promise<void> {
+    const consumer = this.consumer;
+    if (!consumer || session.consuming) return;
+    session.consuming = true;
+    const { topology } = this.options;
+    const channel = await session.connection.createChannel();
+    channel.on('error', (error: Error) => this.log.debug({ err: error }, 'RabbitMQ consume channel error'));
+    channel.on('close', () => {
+      if (!this.connection.closing) session.markLost('consume channel closed');
+    });
+    // prefetch = concurrency: the broker never hands this process more jobs than it may run at once.
+    await channel.prefetch(consumer.concurrency);
+    const { consumerTag } = await channel.consume(topology.workQueue, (message) => {
+      // null = the broker cancelled us (queue deleted or moved): rebuild the session, which re-declares.
+      if (!message) return session.markLost('consumer cancelled by the broker');
+      void this.deliver(channel, consumer, message);
+    });
+    session.consumerChannels.push({ channel, consumerTag });
+
+    const onDeadLetter = this.options.onDeadLetter;
+    if (onDeadLetter) {
+      const deadChannel = await session.connection.createChannel();
+      deadChannel.on('error', (error: Error) => this.log.debug({ err: error }, 'RabbitMQ dead-letter channel error'));
+      deadChannel.on('close', () => {
+        if (!this.connection.closing) session.markLost('dead-letter channel closed');
+      });
+      await deadChannel.prefetch(deadLetterPrefetch);
+      const dead = await deadChannel.consume(topology.deadQueue, (message) => {
+        if (!message) return session.markLost('dead-letter consumer cancelled by the broker');
+        void this.deliverDeadLetter(deadChannel, onDeadLetter, message);
+      });
+      session.consumerChannels.push({ channel: deadChannel, consumerTag: dead.consumerTag });
+    }
+  }
+
+  /**
+   * Part of closing, after `connection.beginClose()`: cancels the consumers, hands back jobs delivered but
+   * not started, cuts redelivery pauses short and waits for running handlers and hand-overs to settle.
+   */
+  async drain(session: Session | undefined): Promise<void> {
+    if (session && !session.isLost) {
+      for (const { channel, consumerTag } of session.consumerChannels) await bounded(channel.cancel(consumerTag));
+    }
+    // Delivered but not started: back to the queue (resolving `false` makes deliver() nack with requeue).
+    this.slotWaiters.splice(0).forEach((resolve) => resolve(false));
+    for (const done of [...this.pauses]) done();
+    if (this.running > 0 || this.settling > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private async deliver(channel: Channel, consumer: Consumer, message: ConsumeMessage): Promise<void> {
+    const job = parseJob(message);
+    if (!job) {
+      this.log.error({ body: message.content.toString('utf8').slice(0, 200) }, 'moving a malformed job to the dead-letter queue');
+      return settle(channel, message, 'dead-letter');
+    }
+    const remaining = Number(message.properties.headers?.[remainingHeader] ?? 0);
+    if (remaining > 0) return this.continueWait(channel, job, remaining, message);
+
+    // Jobs delivered over a new channel while handlers from a dropped one still run wait here, so the
+    // concurrency limit holds across reconnects too.
+    if (!(await this.takeSlot(consumer))) return settle(channel, message, 'requeue');
+    try {
+      await consumer.handler(job);
+      settle(channel, message, 'ack');
+    } catch (error) {
+      const deliveries = Number(message.properties.headers?.['x-delivery-count'] ?? 0);
+      this.log.warn({ err: error, requestId: job.requestId, delivery: deliveries + 1 }, 'job handler failed; handing the job back');
+      await this.pause(Math.min(maxRedeliveryDelayMs, this.options.redeliveryDelayMs * 2 ** deliveries));
+      settle(channel, message, 'requeue');
+    } finally {
+      this.releaseSlot();
+    }
+  }
+
+  /** A job out of a wait queue with more delay to go moves to its next wait queue; then this copy is acked. */
+  private async continueWait(channel: Channel, job: Job, remainingMs: number, message: ConsumeMessage): Promise<void> {
+    this.settling += 1;
+    try {
+      await this.options.publisher.continueWait(job, remainingMs);
+      settle(channel, message, 'ack');
+    } catch (error) {
+      this.log.warn({ err: error, requestId: job.requestId }, 'could not move a delayed job to its next wait queue');
+      settle(channel, message, 'requeue');
+    } finally {
+      this.settling -= 1;
+      this.notifyIdle();
+    }
+  }
+
+  private async deliverDeadLetter(channel: Channel, onDeadLetter: (requestId: string) => Promise<void>, message: ConsumeMessage): Promise<void> {
+    const job = parseJob(message);
+    if (!job) {
+      this.log.error({ body: message.content.toString('utf8').slice(0, 200) }, 'discarding a malformed dead letter');
+      return settle(channel, message, 'ack');
+    }
+    this.settling += 1;
+    try {
+      this.log.warn({ requestId: job.requestId }, 'job exhausted its deliveries and was dead-lettered');
+      await onDeadLetter(job.requestId);
+      settle(channel, message, 'ack');
+    } catch (error) {
+      this.log.error({ err: error, requestId: job.requestId }, 'dead-letter hook failed; retrying later');
+      await this.pause(this.options.redeliveryDelayMs);
+      settle(channel, message, 'requeue');
+    } finally {
+      this.settling -= 1;
+      this.notifyIdle();
+    }
+  }
+
+  private takeSlot(consumer: Consumer): Promise<boolean> {
+    if (this.connection.closing) return Promise.resolve(false);
+    if (this.running < consumer.concurrency && this.slotWaiters.length === 0) {
+      this.running += 1;
+      return Promise.resolve(true);
+    }
+    return new Promise((resolve) => this.slotWaiters.push(resolve));
+  }
+
+  private releaseSlot(): void {
+    if (this.connection.closing) this.slotWaiters.splice(0).forEach((resolve) => resolve(false));
+    const next = this.slotWaiters.shift();
+    // The slot passes straight to the next waiting job, so `running` never exceeds the limit.
+    if (next) return next(true);
+    this.running -= 1;
+    this.notifyIdle();
+  }
+
+  private notifyIdle(): void {
+    if (this.running === 0 && this.settling === 0) this.idleWaiters.splice(0).forEach((resolve) => resolve());
+  }
+
+  private pause(ms: number): Promise<void> {
+    if (this.connection.closing || ms <= 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.pauses.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.pauses.add(done);
+    });
+  }
+}
+
+type Outcome = 'ack' | 'requeue' | 'dead-letter';
+
+/** Settles a delivery on the channel it came from; on a dead channel the broker has already requeued it. */
+function settle(channel: Channel, message: ConsumeMessage, outcome: Outcome): void {
+  try {
+    if (outcome === 'ack') channel.ack(message);
+    else channel.nack(message, false, outcome === 'requeue');
+  } catch {
+    // IllegalOperationError: channel closed. The broker redelivers the job; its handler is idempotent.
+  }
+}
+
+function parseJob(message: ConsumeMessage): Job | undefined {
+  try {
+    const body: unknown = JSON.parse(message.content.toString('utf8'));
+    if (typeof body === 'object' && body !== null && typeof (body as Job).requestId === 'string' && (body as Job).requestId !== '') {
+      return { requestId: (body as Job).requestId };
+    }
+  } catch {
+    // fall through: malformed
+  }
+  return undefined;
+}
