@@ -17,7 +17,7 @@ import { createLogger } from './observability/logger.js';
 import { GatewayMetrics } from './observability/metrics.js';
 import { MemoryQueue, RabbitMqQueue, type JobQueue } from './queue/index.js';
 import { AccountStore, IdempotencyStore, RequestAdmissions, RequestStore, migrateToLatest, newId, openDatabase, type Database, type Executor, type RequestRecord } from './store/index.js';
-import { WebhookDeliverer, WebhookSecrets, WebhookStore } from './webhooks/index.js';
+import { WebhookDeliverer, WebhookSecrets, WebhookStore, WebhookUrlRules } from './webhooks/index.js';
 import { createGuardedFetch } from './plugin-sdk/guarded-fetch.js';
 import { startMediaTools } from './plugin-sdk/media-tool-binaries.js';
 import { MemoryRateLimiter, SqlRateLimiter, type RateLimiter } from './rate-limits/rate-limiter.js';
@@ -50,6 +50,8 @@ export interface Gateway {
   rateLimiter: RateLimiter;
   webhookStore: WebhookStore;
   webhookSecrets: WebhookSecrets;
+  /** What a webhook_url must look like (create, test sends, deliveries). */
+  webhookUrlRules: WebhookUrlRules;
   metrics: GatewayMetrics;
   /** Consumes jobs and runs the sweeper (the `worker` role). */
   startWorking(): Promise<void>;
@@ -127,11 +129,11 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
   const admissions = new RequestAdmissions({ db: database.sql, requests, accounts, idempotency });
   // Every client- or vendor-supplied URL (source media, vendor outputs, webhooks) is fetched through this one guard.
   const outbound = createGuardedFetch({ allowHosts: settings.outbound.allow_hosts, log });
-  const webhookGuard = { require_https: settings.webhooks.require_https, allow_hosts: settings.outbound.allow_hosts };
-  const creator = new RequestCreator({ registry, plugins, requests, admissions, idempotency, queue, clock, publicUrl, log, metrics, webhookGuard });
+  const webhookUrlRules = new WebhookUrlRules({ require_https: settings.webhooks.require_https, allow_hosts: settings.outbound.allow_hosts });
+  const creator = new RequestCreator({ registry, plugins, requests, admissions, idempotency, queue, clock, publicUrl, log, metrics, webhookUrlRules });
   const webhookStore = new WebhookStore(database.sql);
   const webhookSecrets = new WebhookSecrets(webhookStore, clock, settings.webhooks.rotation_grace_ms);
-  const webhooks = new WebhookDeliverer({ store: webhookStore, secrets: webhookSecrets, clock, settings: settings.webhooks, log, outbound, allowHosts: settings.outbound.allow_hosts });
+  const webhooks = new WebhookDeliverer({ store: webhookStore, secrets: webhookSecrets, clock, settings: settings.webhooks, log, outbound, urlRules: webhookUrlRules });
   // The outbox row is written in the finishing transaction: a request never finishes without its delivery, or twice.
   const outbox = async (tx: Executor, finished: RequestRecord, eventType: 'request.succeeded' | 'request.failed', atMs: number) => {
     // Re-read inside the transaction: the payload is the request object as it is being committed.
@@ -198,6 +200,7 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
     rateLimiter,
     webhookStore,
     webhookSecrets,
+    webhookUrlRules,
     metrics,
     async startWorking() {
       await queue.consume(worker.handle, { concurrency: settings.worker.concurrency });

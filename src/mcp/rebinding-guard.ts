@@ -8,8 +8,7 @@
 import type { Context, Next } from 'koa';
 import type { Settings } from '../kernel/config/index.js';
 import { ApiError } from '../kernel/errors/index.js';
-
-const loopbackHostnames = ['localhost', '127.0.0.1', '[::1]'];
+import { isLoopbackHostname, loopbackHostnames } from '../http/loopback.js';
 
 export interface RebindingAllowList {
   /** Exact origins (`scheme://host[:port]`, lower case). */
@@ -56,7 +55,7 @@ function originAllowed(origin: string, allowList: RebindingAllowList): boolean {
   } catch {
     return false; // `null` (sandboxed frames, file://) and garbage are never ours.
   }
-  return allowList.origins.has(url.origin.toLowerCase()) || ((url.protocol === 'http:' || url.protocol === 'https:') && loopbackHostnames.includes(url.hostname));
+  return allowList.origins.has(url.origin.toLowerCase()) || ((url.protocol === 'http:' || url.protocol === 'https:') && isLoopbackHostname(url.hostname));
 }
 
 /** `example.com:8080` -> `example.com`; `[::1]:8080` -> `[::1]`. */

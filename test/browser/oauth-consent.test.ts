@@ -16,7 +16,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { launchChromium, requireChromium, screenshotFolder, type ScreenshotFolder } from '../support/chromium.js';
 import { testPassword } from '../support/console-client.js';
 import { startLoopbackCallback, type LoopbackCallback } from '../support/loopback-callback.js';
-import { MemoryOAuthClient } from '../support/oauth-browser.js';
+import { MemoryOAuthClient, linkedClientStatus } from '../support/oauth-browser.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 
 /** A client that sends an unguessable `state`, as a native app should to tie the callback to its request. */
@@ -133,15 +133,7 @@ describe('OAuth consent in Chromium', function () {
     const status = await linked.callTool({ name: 'api_status', arguments: {} });
     const link = (await service.service.gateway.oauth.links.listForAccount(accountId))[0]!;
     const { serverTime: _time, ...statusBody } = status.structuredContent as Record<string, unknown>;
-    expect(statusBody).to.deep.equal({
-      ok: true,
-      status: 'ok',
-      message: 'API key "Desktop MCP client" is valid.',
-      creditsRemaining: 100,
-      credits: { remaining: 100 },
-      account: { email: 'test@example.com', plan: 'test' },
-      apiKey: { id: link.apiKeyId, name: 'Desktop MCP client', scopes: ['requests:read', 'requests:write'] },
-    });
+    expect(statusBody).to.deep.equal(linkedClientStatus('Desktop MCP client', link.apiKeyId));
     await linked.close();
 
     // The linked apps page lists it; revoking it there ends its tokens at once.

@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startTestService, type TestService } from '../support/test-service.js';
-import { CookieBrowser, formOn, MemoryOAuthClient, type Hop } from '../support/oauth-browser.js';
+import { CookieBrowser, formOn, MemoryOAuthClient, type Hop, linkedClientStatus } from '../support/oauth-browser.js';
 import { rawToolCall } from '../support/mcp-tool-call.js';
 
 const password = 'correct horse battery staple 42';
@@ -130,15 +130,7 @@ describe('OAuth account linking for MCP', function () {
     const status = await client.callTool({ name: 'api_status', arguments: {} });
     const link = (await service.service.gateway.oauth.links.listForAccount(accountId))[0]!;
     const { serverTime: _time, ...statusBody } = status.structuredContent as Record<string, unknown>;
-    expect(statusBody).to.deep.equal({
-      ok: true,
-      status: 'ok',
-      message: 'API key "Test MCP client" is valid.',
-      creditsRemaining: 100,
-      credits: { remaining: 100 },
-      account: { email: 'test@example.com', plan: 'test' },
-      apiKey: { id: link.apiKeyId, name: 'Test MCP client', scopes: ['requests:read', 'requests:write'] },
-    });
+    expect(statusBody).to.deep.equal(linkedClientStatus('Test MCP client', link.apiKeyId));
 
     // The client's request is owned by its link's key: the console's request log shows it under that key.
     const created = await client.callTool({ name: 'create_generation_request', arguments: { operation: 'image.generate', input: { prompt: 'a red kite', model: 'seedream-4', resolution: '2K' }, confirmed: true, max_credits: 5 } });

@@ -107,3 +107,19 @@ export class MemoryOAuthClient implements OAuthClientProvider {
     return this.verifier;
   }
 }
+
+/**
+ * What `api_status` answers (without `serverTime`) to a client linked through OAuth with the default scopes: its
+ * link's key speaks for it, named after the client, on the test account with 100 credits.
+ */
+export function linkedClientStatus(clientName: string, apiKeyId: string): Record<string, unknown> {
+  return {
+    ok: true,
+    status: 'ok',
+    message: `API key "${clientName}" is valid.`,
+    creditsRemaining: 100,
+    credits: { remaining: 100 },
+    account: { email: 'test@example.com', plan: 'test' },
+    apiKey: { id: apiKeyId, name: clientName, scopes: ['requests:read', 'requests:write'] },
+  };
+}

@@ -5,9 +5,9 @@
  * as any unknown path, so the endpoint's existence is not advertised.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import ipaddr from 'ipaddr.js';
 import type { Context, Next } from 'koa';
 import { ApiError } from '../../kernel/errors/index.js';
+import { isLoopbackAddress } from '../loopback.js';
 
 export function metricsAccess(options: { bearerToken: string; loopbackOnly: boolean }) {
   const expected = options.bearerToken ? digest(options.bearerToken) : undefined;
@@ -18,7 +18,7 @@ export function metricsAccess(options: { bearerToken: string; loopbackOnly: bool
       if (!presented || !timingSafeEqual(digest(presented), expected)) {
         throw new ApiError('MG_UNAUTHENTICATED', 'send the metrics token as Authorization: Bearer <token>', { headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' } });
       }
-    } else if (options.loopbackOnly && !isLoopback(ctx.request.socket.remoteAddress)) {
+    } else if (options.loopbackOnly && !isLoopbackAddress(ctx.request.socket.remoteAddress)) {
       throw new ApiError('MG_NOT_FOUND', `no route for ${ctx.method} ${ctx.path}`);
     }
     await next();
@@ -27,10 +27,4 @@ export function metricsAccess(options: { bearerToken: string; loopbackOnly: bool
 
 function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();
-}
-
-/** 127.0.0.0/8, ::1, and IPv4 loopback written as IPv4-mapped IPv6 (what a dual-stack socket reports). */
-export function isLoopback(address: string | undefined): boolean {
-  if (!address || !ipaddr.isValid(address)) return false;
-  return ipaddr.process(address).range() === 'loopback';
 }

@@ -3,12 +3,12 @@
  * port they pick at run time, RFC 8252 §7.3), and hosted ones only when the operator listed the exact URI.
  * Anything else is refused at registration with `invalid_redirect_uri`, before a client id exists.
  */
-const loopbackHosts = new Set(['127.0.0.1', 'localhost', '[::1]']);
+import { isLoopbackHostname } from '../loopback.js';
 
 export function isLoopbackRedirect(uri: string): boolean {
   const url = URL.parse(uri);
   // http only: a loopback listener has no certificate, and an https loopback URI is a sign of confusion.
-  return url !== null && url.protocol === 'http:' && loopbackHosts.has(url.hostname) && url.username === '' && url.password === '';
+  return url !== null && url.protocol === 'http:' && isLoopbackHostname(url.hostname) && url.username === '' && url.password === '';
 }
 
 export function redirectUriAllowed(uri: string, approved: ReadonlySet<string>): boolean {

@@ -11,12 +11,10 @@ import { newId } from '../../kernel/store/index.js';
 import { apiKeyOf, authenticate } from '../middleware/authenticate.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { rateLimit } from '../middleware/rate-limit.js';
-import { checkWebhookScheme } from '../../kernel/webhooks/index.js';
 
 export function addWebhookRoutes(router: Router, gateway: Gateway): void {
   const { apiKeys, webhookSecrets, webhookStore, requests, settings, clock, rateLimiter } = gateway;
   const limitTestSends = rateLimit(rateLimiter, 'webhook_test', settings.webhooks.test_sends_per_minute);
-  const urlRules = { require_https: settings.webhooks.require_https, allow_hosts: settings.outbound.allow_hosts };
 
   router.get('/api/v1/webhooks/secret', authenticate(apiKeys, 'requests:write'), async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
@@ -33,7 +31,7 @@ export function addWebhookRoutes(router: Router, gateway: Gateway): void {
     if (typeof url !== 'string' || !/^https?:\/\/\S+$/.test(url) || url.length > 2048) {
       throw new ApiError('MG_VALIDATION_FAILED', 'send {"url": "https://..."}', { errors: [{ path: '/url', message: 'must be an http(s) URL' }] });
     }
-    const problem = checkWebhookScheme(url, urlRules);
+    const problem = gateway.webhookUrlRules.problem(url);
     if (problem) throw new ApiError('MG_VALIDATION_FAILED', `url ${problem}`, { errors: [{ path: '/url', message: problem }] });
     const id = newId('msg', clock.now());
     const body = JSON.stringify({ type: 'webhook.test', timestamp: new Date(clock.now()).toISOString(), data: { message: 'mediagate test delivery' } });

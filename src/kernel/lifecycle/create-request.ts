@@ -15,7 +15,7 @@ import type { JsonObject } from '../plugin-sdk/index.js';
 import { unavailableModelError, type PluginRegistry } from '../plugins/index.js';
 import type { JobQueue } from '../queue/index.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
-import { checkWebhookScheme, type UrlGuardSettings } from '../webhooks/url-guard.js';
+import type { WebhookUrlRules } from '../webhooks/url-guard.js';
 import { IdempotencyStore, RequestStore, isDuplicateKeyError, newId, withTransientRetry, type Admission, type AdmissionResult, type RequestAdmissions } from '../store/index.js';
 import { requestUrl, type AcceptedResponse } from './request-view.js';
 
@@ -46,7 +46,7 @@ export interface CreateRequestDeps {
   idempotencyLockMs?: number;
   metrics?: GatewayMetrics;
   /** Refuses webhook URLs the deliverer would never send to (scheme), at create time. */
-  webhookGuard?: UrlGuardSettings;
+  webhookUrlRules?: WebhookUrlRules;
 }
 
 const envelopeSchema = {
@@ -82,7 +82,7 @@ export class RequestCreator {
       throw new ApiError('MG_VALIDATION_FAILED', 'the request envelope does not validate', { errors });
     }
     const envelope = body as { operation: string; input: JsonObject; webhook_url?: string };
-    const schemeProblem = envelope.webhook_url && this.deps.webhookGuard ? checkWebhookScheme(envelope.webhook_url, this.deps.webhookGuard) : undefined;
+    const schemeProblem = envelope.webhook_url && this.deps.webhookUrlRules ? this.deps.webhookUrlRules.problem(envelope.webhook_url) : undefined;
     if (schemeProblem) throw new ApiError('MG_VALIDATION_FAILED', `webhook_url ${schemeProblem}`, { errors: [{ path: '/webhook_url', message: schemeProblem }] });
     const definition = this.deps.registry.require(envelope.operation);
     const prepared = definition.prepare(envelope.input);

@@ -74,6 +74,23 @@ export interface OutboundResponse {
   body: Readable;
 }
 
+/**
+ * What makes a URL unfetchable whatever it resolves to: the URL parser refuses it, it is not http(s), or it
+ * carries credentials. Shared with the checks made when a URL is given (a webhook_url at create), so both
+ * places refuse the same URLs.
+ */
+export function outboundUrlShape(raw: string): { url: URL; refusal?: 'scheme' | 'credentials' } | { url?: undefined; refusal: 'invalid' } {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { refusal: 'invalid' };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { url, refusal: 'scheme' };
+  if (url.username || url.password) return { url, refusal: 'credentials' };
+  return { url };
+}
+
 export type GuardedFetch = (url: string, request: OutboundRequest) => Promise<OutboundResponse>;
 
 const defaultMaxRedirects = 3;
@@ -86,14 +103,11 @@ export function createGuardedFetch(options: OutboundPolicyOptions = {}): Guarded
 
   /** Scheme, credentials and literal addresses; named hosts are checked when they are resolved. */
   const checkTarget = (raw: string): URL => {
-    let url: URL;
-    try {
-      url = new URL(raw);
-    } catch {
-      throw new OutboundFetchError('refused', 'not a valid URL');
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundFetchError('refused', `scheme ${url.protocol} is not http(s)`);
-    if (url.username || url.password) throw new OutboundFetchError('refused', `${url.host}: credentials in the URL`);
+    const shape = outboundUrlShape(raw);
+    if (shape.refusal === 'invalid') throw new OutboundFetchError('refused', 'not a valid URL');
+    if (shape.refusal === 'scheme') throw new OutboundFetchError('refused', `scheme ${shape.url.protocol} is not http(s)`);
+    if (shape.refusal === 'credentials') throw new OutboundFetchError('refused', `${shape.url.host}: credentials in the URL`);
+    const url = shape.url;
     const host = url.hostname.replace(/^\[|\]$/g, '');
     // net.connect skips the lookup hook for IP literals, so they are checked here.
     if (isIP(host) && !allowList.allowsHost(host)) {

@@ -56,9 +56,25 @@ export function useMediaTools(located: MediaToolchain): void {
   toolchain = Promise.resolve(located);
 }
 
+/**
+ * One lookup per distinct configuration and process: finding a binary runs `-version` of every candidate, and a
+ * process may build several gateways (tests do, hundreds of times). A failed lookup is not kept.
+ */
+const lookups = new Map<string, Promise<MediaToolchain>>();
+function locatedOnce(settings: MediaToolSettings): Promise<MediaToolchain> {
+  const key = JSON.stringify([settings.ffmpeg_path, settings.ffprobe_path, settings.allow_bundled_ffmpeg]);
+  let lookup = lookups.get(key);
+  if (!lookup) {
+    lookup = locateMediaTools(settings);
+    lookups.set(key, lookup);
+    lookup.catch(() => lookups.delete(key));
+  }
+  return lookup;
+}
+
 /** Locates the binaries, makes them the ones in use and logs which (a warning for the bundled 2018 build). */
 export async function startMediaTools(settings: MediaToolSettings, log: Logger): Promise<MediaToolchain> {
-  const located = await locateMediaTools(settings);
+  const located = await locatedOnce(settings);
   useMediaTools(located);
   for (const [name, tool] of Object.entries(located)) {
     log.info({ tool: name, path: tool.path, version: tool.version, source: tool.source }, `using ${tool.version}`);

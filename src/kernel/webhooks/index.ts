@@ -2,4 +2,4 @@ export { WebhookStore, type DeliveryRecord, type DeliveryState, type AttemptReco
 export { WebhookSecrets } from './webhook-secrets.js';
 export { WebhookDeliverer, type WebhookSettings, type AttemptResult } from './webhook-deliverer.js';
 export { signWebhook, newWebhookSecret } from './webhook-signing.js';
-export { checkWebhookScheme, type UrlGuardSettings } from './url-guard.js';
+export { WebhookUrlRules, type UrlGuardSettings } from './url-guard.js';

@@ -9,7 +9,7 @@
 import type { Logger } from 'pino';
 import { OutboundFetchError, type GuardedFetch } from '../plugin-sdk/guarded-fetch.js';
 import { parseRetryAfter } from '../plugin-sdk/vendor-http.js';
-import { checkWebhookScheme } from './url-guard.js';
+import type { WebhookUrlRules } from './url-guard.js';
 import type { WebhookSecrets } from './webhook-secrets.js';
 import { signWebhook } from './webhook-signing.js';
 import type { DeliveryRecord, DeliveryState, WebhookStore } from './webhook-store.js';
@@ -48,7 +48,7 @@ export class WebhookDeliverer {
       log: Logger;
       outbound: GuardedFetch;
       /** `outbound.allow_hosts`: these may use plain http where https is required. */
-      allowHosts: string[];
+      urlRules: WebhookUrlRules;
     },
   ) {}
 
@@ -104,7 +104,7 @@ export class WebhookDeliverer {
   async send(accountId: string, id: string, url: string, body: string): Promise<AttemptResult> {
     const { secrets, settings, clock, outbound } = this.deps;
     const started = clock.now();
-    const problem = checkWebhookScheme(url, { require_https: settings.require_https, allow_hosts: this.deps.allowHosts });
+    const problem = this.deps.urlRules.problem(url);
     if (problem) return { statusCode: null, error: `blocked: webhook URL ${problem}`, durationMs: 0 };
     const timestamp = Math.floor(clock.now() / 1000);
     const signatures = (await secrets.signing(accountId)).map((secret) => signWebhook(secret, id, timestamp, body)).join(' ');

@@ -6,31 +6,25 @@
 import { expect } from 'chai';
 import { ApiKeys } from '../../../src/kernel/accounts/index.js';
 import { openOAuth } from '../../../src/kernel/oauth/index.js';
-import { AccountStore, migrateToLatest, newId, openDatabase, type Database } from '../../../src/kernel/store/index.js';
+import { AccountStore, newId, type Database } from '../../../src/kernel/store/index.js';
+import { useMigratedDatabase, type OpenContractDatabase } from '../../support/contract-database.js';
 
-export function describeOAuthStoreContract(name: string, open: (context: Mocha.Context) => Promise<{ url: string; cleanup(): Promise<void> }>): void {
+export function describeOAuthStoreContract(name: string, open: OpenContractDatabase): void {
   describe(`OAuth store contract: ${name}`, function () {
     this.timeout(60_000);
+    const openDatabaseOfSuite = useMigratedDatabase(open);
     let database: Database;
-    let cleanup: () => Promise<void>;
     let now = 1_700_000_000_000;
     const clock = { now: () => now };
     let accountId: string;
     let apiKeys: ApiKeys;
 
-    before(async function () {
-      const opened = await open(this);
-      cleanup = opened.cleanup;
-      database = openDatabase(opened.url, { poolMax: 4 });
-      await migrateToLatest(database);
+    before(async () => {
+      database = openDatabaseOfSuite();
       accountId = newId('acct');
       const accounts = new AccountStore(database.sql);
       await accounts.createAccount({ id: accountId, email: 'a@example.com', plan: 'p', creditsBalance: 0, createdAtMs: now });
       apiKeys = new ApiKeys(accounts, clock, { cacheMs: 0 });
-    });
-    after(async () => {
-      await database?.close();
-      await cleanup?.();
     });
 
     it('stores models: upsert replaces, lookups by id, uid and user code, expiry, consumption', async () => {

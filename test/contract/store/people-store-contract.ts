@@ -4,28 +4,22 @@
  */
 import { expect } from 'chai';
 import { ConsoleSessions, LoginThrottle, Users, sessionIdOf, sessionLifetime } from '../../../src/kernel/accounts/index.js';
-import { AccountStore, migrateToLatest, newId, openDatabase, type Database } from '../../../src/kernel/store/index.js';
+import { AccountStore, newId, type Database } from '../../../src/kernel/store/index.js';
+import { useMigratedDatabase, type OpenContractDatabase } from '../../support/contract-database.js';
 
-export function describePeopleStoreContract(name: string, open: (context: Mocha.Context) => Promise<{ url: string; cleanup(): Promise<void> }>): void {
+export function describePeopleStoreContract(name: string, open: OpenContractDatabase): void {
   describe(`people store contract: ${name}`, function () {
     this.timeout(60_000);
+    const openDatabaseOfSuite = useMigratedDatabase(open);
     let database: Database;
-    let cleanup: () => Promise<void>;
     let now = 1_700_000_000_000;
     const clock = { now: () => now };
     let accountId: string;
 
-    before(async function () {
-      const opened = await open(this);
-      cleanup = opened.cleanup;
-      database = openDatabase(opened.url, { poolMax: 4 });
-      await migrateToLatest(database);
+    before(async () => {
+      database = openDatabaseOfSuite();
       accountId = newId('acct');
       await new AccountStore(database.sql).createAccount({ id: accountId, email: 'a@example.com', plan: 'p', creditsBalance: 0, createdAtMs: now });
-    });
-    after(async () => {
-      await database?.close();
-      await cleanup?.();
     });
 
     it('keeps e-mails lowercased and unique, and lists memberships', async () => {
