@@ -5,20 +5,15 @@
  * Statuses: PENDING, RUNNING, SUCCEEDED, FAILED, CANCELED, and UNKNOWN for an id the service does not know
  * (task ids live 24 hours). A failed task carries `output.code` / `output.message`.
  */
-import { pick, ProviderError, requireField, type ProviderTask } from '../../src/kernel/plugin-sdk/index.js';
+import { failedVideoTask, pick, ProviderError, requireField, type ProviderTask, type VideoTaskView } from '../../src/kernel/plugin-sdk/index.js';
 import { PROVIDER_ID } from './dashscope-vendor.js';
-
-export type DashScopeTaskView =
-  | { state: 'pending'; progress?: number }
-  | { state: 'failed'; message: string }
-  | { state: 'succeeded'; videoUrl: string; durationSeconds?: number };
 
 /** Relative to the base URL; cancel is `${taskPath}/cancel`. */
 export function taskPath(task: ProviderTask): string {
   return `api/v1/tasks/${encodeURIComponent(task.taskId)}`;
 }
 
-export function readDashScopeTask(data: unknown): DashScopeTaskView {
+export function readDashScopeTask(data: unknown): VideoTaskView {
   const status = requireField<string>(data, 'output.task_status', PROVIDER_ID);
   switch (status) {
     // Queued: nothing rendered yet. DashScope reports no progress while RUNNING, so none is made up.
@@ -28,11 +23,8 @@ export function readDashScopeTask(data: unknown): DashScopeTaskView {
       return { state: 'pending' };
     case 'SUCCEEDED':
       return { state: 'succeeded', videoUrl: requireField<string>(data, 'output.video_url', PROVIDER_ID), durationSeconds: renderedSeconds(data) };
-    case 'FAILED': {
-      const message = text(data, 'output.message') ?? 'the task failed without a message';
-      const code = text(data, 'output.code');
-      return { state: 'failed', message: `${PROVIDER_ID}: ${message}${code ? ` (${code})` : ''}` };
-    }
+    case 'FAILED':
+      return failedVideoTask(PROVIDER_ID, data, { message: 'output.message', code: 'output.code' });
     case 'CANCELED':
       return { state: 'failed', message: `${PROVIDER_ID}: the task was cancelled` };
     case 'UNKNOWN':
@@ -56,9 +48,4 @@ function renderedSeconds(data: unknown): number | undefined {
     if (typeof value === 'number' && value > 0) return value;
   }
   return undefined;
-}
-
-function text(data: unknown, path: string): string | undefined {
-  const value = pick(data, path);
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }

@@ -3,7 +3,7 @@
  * kind of run (wan-runs.ts) and submits it asynchronously; `status` polls the task and hosts the clip, whose
  * vendor URL expires after 24 hours; `cancel` cancels a task that is still queued.
  */
-import { finishedAsset, requireField, type JsonObject, type OperationHandler } from '../../src/kernel/plugin-sdk/index.js';
+import { askedVideoShape, requireField, videoTaskStatus, type JsonObject, type OperationHandler } from '../../src/kernel/plugin-sdk/index.js';
 import { readDashScopeTask, taskPath } from './dashscope-task.js';
 import { ASYNC_SUBMIT_HEADERS, dashScopeHttp, PROVIDER_ID, type DashScopeConfig } from './dashscope-vendor.js';
 import { wanRequestBody } from './wan-request.js';
@@ -34,19 +34,9 @@ export const videoGenerate: OperationHandler<DashScopeConfig> = {
 
   async status(task, ctx, route) {
     const { data } = await dashScopeHttp(ctx).request({ path: taskPath(task) });
-    const view = readDashScopeTask(data);
-    if (view.state === 'pending') return { pending: view.progress === undefined ? {} : { progress: view.progress } };
-    if (view.state === 'failed') return { failed: view.message };
-    // The docs state MP4; naming it keeps the hosted file right whatever the OSS link declares.
-    const hosted = await ctx.blobs.rehost(view.videoUrl, { contentType: 'video/mp4', extension: 'mp4' });
-    const state: JsonObject = task.state ?? {};
-    return {
-      done: finishedAsset('video', { taskId: task.taskId, provider: PROVIDER_ID, model: route.publicName }, {
-        video_url: hosted.url,
-        duration: view.durationSeconds ?? (typeof state.duration === 'number' ? state.duration : DEFAULT_DURATION_SECONDS),
-        aspect_ratio: typeof state.aspect_ratio === 'string' ? state.aspect_ratio : DEFAULT_ASPECT_RATIO,
-      }),
-    };
+    // A finished task reports the rendered length (its usage) but not the shape: the shape stated is the one asked.
+    const asked = askedVideoShape(task, { durationSeconds: DEFAULT_DURATION_SECONDS, aspectRatio: DEFAULT_ASPECT_RATIO });
+    return videoTaskStatus(readDashScopeTask(data), ctx, { taskId: task.taskId, provider: PROVIDER_ID, model: route.publicName }, asked);
   },
 
   /**

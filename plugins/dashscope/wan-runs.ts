@@ -4,7 +4,7 @@
  * and the table below names the API reference page that serves that kind for that family. Requests no page
  * can take are refused before anything is sent, with the reason: nothing the client sent is dropped silently.
  */
-import { ProviderError, type JsonObject, type RoutedModel } from '../../src/kernel/plugin-sdk/index.js';
+import { unsupportedInput, type JsonObject, type RoutedModel } from '../../src/kernel/plugin-sdk/index.js';
 import { PROVIDER_ID } from './dashscope-vendor.js';
 import { acceptedInputs, urlsOf, type WanEndpoint } from './wan-request.js';
 import { wan22FirstLastFrame } from './wan22-first-last-frame.js';
@@ -51,25 +51,25 @@ export function planWanRun(input: JsonObject, route: RoutedModel): WanRun {
   // Spec, video.generate rule 3. The manifest refuses this too; the plugin does not rely on it, since the
   // image-to-video APIs would otherwise take the audio as driving audio and render something else.
   if (present('audio_url') && FRAME_INPUTS.some(present)) {
-    throw unsupported(
+    throw unsupportedInput(PROVIDER_ID, 
       'Wan cannot combine frame guidance (image_url, first_frame_url, last_frame_url, end_image_url) with reference audio_url: drop audio_url, or drop the frames for a prompt-first or reference-video run',
     );
   }
   const family = /^(wan\d+\.\d+)-/.exec(route.vendorModel)?.[1];
   const endpoints = family === undefined ? undefined : FAMILIES[family];
-  if (family === undefined || endpoints === undefined) throw unsupported(`no Wan API is known for vendor model ${route.vendorModel}`);
+  if (family === undefined || endpoints === undefined) throw unsupportedInput(PROVIDER_ID, `no Wan API is known for vendor model ${route.vendorModel}`);
 
   const kind = runKind(present);
   const endpoint = endpoints[kind];
-  if (!endpoint) throw unsupported(`${route.publicName} has no ${kind} run`);
+  if (!endpoint) throw unsupportedInput(PROVIDER_ID, `${route.publicName} has no ${kind} run`);
   const accepted = acceptedInputs(endpoint);
   const refused = MEDIA_INPUTS.filter((field) => present(field) && !accepted.has(field));
-  if (refused.length > 0) throw unsupported(`a ${route.publicName} ${endpoint.run} cannot take ${refused.join(', ')}`);
+  if (refused.length > 0) throw unsupportedInput(PROVIDER_ID, `a ${route.publicName} ${endpoint.run} cannot take ${refused.join(', ')}`);
 
   const model = endpoint.model(family, route.vendorModel);
   const fixed = endpoint.fixedDurationSeconds;
   if (fixed !== undefined && typeof input.duration === 'number' && input.duration !== fixed) {
-    throw unsupported(`a ${route.publicName} ${endpoint.run} renders ${fixed} seconds only (${model}); ask for duration ${fixed}, or use wan-2.7`);
+    throw unsupportedInput(PROVIDER_ID, `a ${route.publicName} ${endpoint.run} renders ${fixed} seconds only (${model}); ask for duration ${fixed}, or use wan-2.7`);
   }
   return { kind, endpoint, model };
 }
@@ -82,8 +82,4 @@ function runKind(present: (field: string) => boolean): WanRunKind {
   const last = present('last_frame_url') || present('end_image_url');
   if (first) return last ? 'first-and-last-frame' : 'first-frame';
   return 'prompt-only';
-}
-
-function unsupported(reason: string): ProviderError {
-  return new ProviderError(`${PROVIDER_ID}: ${reason}`, { provider: PROVIDER_ID, retryable: false, vendorCode: 'unsupported_input' });
 }

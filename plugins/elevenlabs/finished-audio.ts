@@ -2,8 +2,7 @@
  * The output every ElevenLabs operation finishes with: hosted audio, who made it, and the operation's own
  * fields (a task id for sound effects and music, alignment for narration with timestamps).
  */
-import { randomBytes } from 'node:crypto';
-import type { HostedFile, JsonObject, RoutedModel } from '../../src/kernel/plugin-sdk/index.js';
+import { generatedTaskId, type HostedFile, type JsonObject, type RoutedModel } from '../../src/kernel/plugin-sdk/index.js';
 import { PROVIDER_ID } from './elevenlabs-config.js';
 
 export function finishedAudio(file: HostedFile, route: RoutedModel, fields: JsonObject = {}): JsonObject {
@@ -16,5 +15,5 @@ export function finishedAudio(file: HostedFile, route: RoutedModel, fields: Json
  * so it becomes the task id when present.
  */
 export function taskIdFrom(vendorRequestId: string | undefined): string {
-  return vendorRequestId || `${PROVIDER_ID}_${randomBytes(8).toString('hex')}`;
+  return vendorRequestId || generatedTaskId(PROVIDER_ID, 8);
 }

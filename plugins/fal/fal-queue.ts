@@ -22,8 +22,6 @@ import { FAL_QUEUE_URL, falHttp, PROVIDER_ID, type FalContext, type FalHandler }
 export interface FalModelEndpoint {
   /** The model's input, from the endpoint's declarative map. */
   request(input: JsonObject, route: RoutedModel): JsonObject;
-  /** What `finish` needs from our input later; stored with the task, so JSON only. */
-  remember?(input: JsonObject): JsonObject;
   /** Our output from the model's result; hosts every file. */
   finish(result: unknown, task: ProviderTask, ctx: FalContext, route: RoutedModel): Promise<JsonObject>;
 }
@@ -79,7 +77,6 @@ export function falQueueHandler(endpoint: FalModelEndpoint): FalHandler {
         const url = pick(data, field);
         if (typeof url === 'string') state[field] = url;
       }
-      if (endpoint.remember) state.remembered = endpoint.remember(input);
       return { task: { taskId: requireField<string>(data, 'request_id', PROVIDER_ID), state } };
     },
 
@@ -113,15 +110,9 @@ export function falQueueHandler(endpoint: FalModelEndpoint): FalHandler {
   };
 }
 
-/** The head every finished fal output shares; `fields` adds the operation's own (URLs, mode, cost). */
+/** The head every finished fal output shares; `fields` adds the operation's own (URLs, mode, usage). */
 export function falAsset(assetType: 'video' | 'audio', task: ProviderTask, route: RoutedModel, fields: JsonObject): JsonObject {
   return { task_id: task.taskId, asset_type: assetType, status: 'succeeded', ...fields, provider: PROVIDER_ID, model: route.publicName };
-}
-
-/** What `remember` stored at submit. */
-export function remembered(task: ProviderTask): JsonObject {
-  const value = task.state?.remembered;
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
 }
 
 /**

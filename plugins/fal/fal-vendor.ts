@@ -14,17 +14,8 @@ export const PROVIDER_ID = 'fal';
  */
 export const FAL_QUEUE_URL = 'https://queue.fal.run';
 
-/**
- * Credits per billed second of a 1080p, 30 fps ByteDance upscale (fal's cheapest tier, $0.0072/s). It is the
- * manifest's own estimate rate (video.upscale: 1 credit per source second at 1080p), so a request whose
- * declared length is right is settled at the price it was quoted.
- */
-export const DEFAULT_UPSCALE_CREDITS_PER_SECOND = 1;
-
-export interface FalConfig extends ApiKeyVendorConfig {
-  /** See DEFAULT_UPSCALE_CREDITS_PER_SECOND; other resolutions and frame rates scale by fal's price ratios. */
-  upscale_credits_per_second?: number;
-}
+/** Only the common settings: prices live in the manifests, which settle on the usage the endpoints report. */
+export type FalConfig = ApiKeyVendorConfig;
 
 export type FalContext = PluginContext<FalConfig>;
 export type FalHandler = OperationHandler<FalConfig>;
@@ -34,15 +25,6 @@ const vendor = apiKeyVendor<FalConfig>({
   baseUrl: FAL_QUEUE_URL,
   authHeaders: (key) => ({ authorization: `Key ${key}` }),
   describeError: (body) => describeFalError(body),
-  extraSettings: {
-    upscale_credits_per_second: {
-      type: 'number',
-      exclusiveMinimum: 0,
-      maximum: 1000,
-      default: DEFAULT_UPSCALE_CREDITS_PER_SECOND,
-      description: 'Credits per billed second of a 1080p/30 fps fal-ai/bytedance-upscaler job; 2k, 4k and 60 fps scale by fal\'s price ratios.',
-    },
-  },
 });
 
 export const falConfigSchema = vendor.configSchema;

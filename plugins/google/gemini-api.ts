@@ -3,8 +3,7 @@
  * `MEDIAGATE_PROVIDER_GOOGLE_<KEY>` in the environment), the `x-goog-api-key` header, the reading of Google's
  * error body, and which image models it knows.
  */
-import { apiKeyVendor, type ApiKeyVendorConfig, type OperationHandler, type PluginContext, type VendorHttp } from '../../src/kernel/plugin-sdk/index.js';
-import { ProviderError } from '../../src/kernel/plugin-sdk/index.js';
+import { apiKeyVendor, describeGoogleApiError, unsupportedModel, type ApiKeyVendorConfig, type OperationHandler, type PluginContext, type VendorHttp } from '../../src/kernel/plugin-sdk/index.js';
 
 export const PROVIDER_ID = 'google';
 
@@ -23,21 +22,12 @@ const vendor = apiKeyVendor<GoogleConfig>({
   baseUrl: DEFAULT_BASE_URL,
   timeoutMs: DEFAULT_TIMEOUT_MS,
   authHeaders: (key) => ({ 'x-goog-api-key': key }),
-  describeError: (body) => describeGoogleError(body),
+  // Google's error body (https://ai.google.dev/gemini-api/docs/troubleshooting), read as every Google API's.
+  describeError: describeGoogleApiError,
 });
 
 export const googleConfigSchema = vendor.configSchema;
 export const geminiHttp = (ctx: GoogleContext): VendorHttp => vendor.http(ctx);
-
-/**
- * Google errors are `{"error": {"code": 400, "message", "status": "INVALID_ARGUMENT", "details": [...]}}`
- * (https://ai.google.dev/gemini-api/docs/troubleshooting): the message is for people, `status` is the code.
- */
-export function describeGoogleError(body: unknown): { message?: string; code?: string } {
-  const error = (body as { error?: { message?: unknown; status?: unknown } } | undefined)?.error;
-  if (!error || typeof error !== 'object') return {};
-  return { message: typeof error.message === 'string' ? error.message : undefined, code: typeof error.status === 'string' ? error.status : undefined };
-}
 
 /** What one family of Gemini image models takes in `generationConfig.imageConfig`, by our input field. */
 export interface GeminiImageModel {
@@ -66,5 +56,5 @@ export function geminiImageModel(vendorModel: string): GeminiImageModel {
   const model = GEMINI_IMAGE_MODELS.find(({ prefix }) => vendorModel.startsWith(prefix));
   if (model) return model;
   const reason = vendorModel.startsWith('imagen-') ? 'Imagen models are no longer served by the Gemini API' : 'it is not a Gemini image model';
-  throw new ProviderError(`${PROVIDER_ID}: cannot render with ${vendorModel}: ${reason}`, { provider: PROVIDER_ID, retryable: false, vendorCode: 'unsupported_model' });
+  throw unsupportedModel(PROVIDER_ID, `cannot render with ${vendorModel}: ${reason}`);
 }

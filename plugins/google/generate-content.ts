@@ -4,9 +4,8 @@
  * the source image). Input images travel inline as base64 parts; the answer is synchronous, the image comes
  * back base64 in `candidates[0].content.parts[].inlineData`.
  */
-import { randomBytes } from 'node:crypto';
 import type { FieldMap, JsonObject, RoutedModel, StartResult } from '../../src/kernel/plugin-sdk/index.js';
-import { imageGenerationOutput, MalformedVendorResponse, mapFields, pick, ProviderError } from '../../src/kernel/plugin-sdk/index.js';
+import { generatedTaskId, imageGenerationOutput, MalformedVendorResponse, mapFields, pick, promptWithStyle, ProviderError } from '../../src/kernel/plugin-sdk/index.js';
 import { geminiHttp, geminiImageModel, PROVIDER_ID, type GeminiImageModel, type GoogleContext, type GoogleHandler } from './gemini-api.js';
 
 /**
@@ -39,9 +38,8 @@ export interface InlineImage {
 /** The request body: the prompt (with any style hint) as the first part, then the input images. */
 export function generateContentRequest(input: JsonObject, images: InlineImage[], { accepts }: GeminiImageModel): JsonObject {
   const understood = Object.fromEntries(Object.entries(input).filter(([field]) => (accepts as string[]).includes(field)));
-  const style = typeof input.style === 'string' && input.style.trim() ? `\nStyle: ${input.style.trim()}` : '';
   return {
-    contents: [{ parts: [{ text: `${String(input.prompt ?? '')}${style}` }, ...images.map((image) => ({ inlineData: { ...image } }))] }],
+    contents: [{ parts: [{ text: promptWithStyle(String(input.prompt ?? ''), input.style) }, ...images.map((image) => ({ inlineData: { ...image } }))] }],
     ...mapFields(understood, IMAGE_CONFIG_MAP, BASE_REQUEST),
   };
 }
@@ -97,7 +95,7 @@ async function render(ctx: GoogleContext, route: RoutedModel, input: JsonObject,
   const { data } = await geminiHttp(ctx).request({ method: 'POST', path: `v1beta/models/${encodeURIComponent(route.vendorModel)}:generateContent`, json: body });
   const hosted = await Promise.all(imagesFromResponse(data).map((image) => ctx.blobs.put(image.bytes, image.contentType, image.extension)));
   const responseId = pick(data, 'responseId');
-  return { urls: hosted.map((file) => file.url), taskId: typeof responseId === 'string' && responseId ? responseId : `${PROVIDER_ID}_${randomBytes(12).toString('hex')}` };
+  return { urls: hosted.map((file) => file.url), taskId: typeof responseId === 'string' && responseId ? responseId : generatedTaskId(PROVIDER_ID) };
 }
 
 export const imageGenerate: GoogleHandler = {

@@ -1,11 +1,13 @@
 /**
- * The `google` provider: image generation and editing with Gemini image models ("Nano Banana") through the
- * Gemini API's generateContent. Synchronous: every `start` returns `{ done }`. Imagen (`imagen-4`) is not
- * served: the Gemini API no longer offers it (see gemini-api.ts).
+ * The `google` provider, on the Gemini API: image generation and editing with Gemini image models ("Nano
+ * Banana") through generateContent, synchronous (`start` returns `{ done }`); and video generation with Veo 3.1
+ * through predictLongRunning, an operation that `status` polls. Imagen (`imagen-4`) is not served: the Gemini
+ * API no longer offers it (see gemini-api.ts).
  */
 import { definePlugin } from '../../src/kernel/plugin-sdk/index.js';
 import { googleConfigSchema, PROVIDER_ID, type GoogleConfig } from './gemini-api.js';
 import { imageEdit, imageGenerate } from './generate-content.js';
+import { videoGenerate } from './video-generate.js';
 
 export type { GoogleConfig } from './gemini-api.js';
 
@@ -16,5 +18,6 @@ export default definePlugin<GoogleConfig>({
   operations: {
     'image.generate': imageGenerate,
     'image.edit': imageEdit,
+    'video.generate': videoGenerate,
   },
 });

@@ -8,7 +8,7 @@
  * (https://app.klingai.com/global/dev/document-api/apiReference/model/skillsMap); the plugin does not
  * second-guess it, so whatever Kling answers for a combination it does not support reaches the client.
  */
-import { mapFields, ProviderError, type FieldMap, type JsonObject, type JsonValue } from '../../src/kernel/plugin-sdk/index.js';
+import { mapFields, unsupportedInput, type FieldMap, type JsonObject, type JsonValue } from '../../src/kernel/plugin-sdk/index.js';
 import { klingAsset, klingTaskHandler, nearestKlingDuration } from './kling-api.js';
 import { PROVIDER_ID } from './kling-config.js';
 import { videoGenerateEndpoint, videoGenerateFields } from './video-generate-request.js';
@@ -41,11 +41,7 @@ export const smartmotionGenerate = klingTaskHandler({
     if (typeof input.content_type === 'string' && input.content_type.startsWith('video/')) {
       // Kling has no endpoint that moves a camera over an existing video (video extension only takes videos
       // Kling generated itself), so a video source cannot be served here.
-      throw new ProviderError(`kling: ${route.publicName} animates a still image; a video source (${input.content_type}) is not supported`, {
-        provider: PROVIDER_ID,
-        retryable: false,
-        vendorCode: 'unsupported_input',
-      });
+      throw unsupportedInput(PROVIDER_ID, `${route.publicName} animates a still image; a video source (${input.content_type}) is not supported`);
     }
     return mapFields(input, image2videoRequest, { model_name: route.vendorModel });
   },

@@ -4,7 +4,7 @@
  * https://app.klingai.com/global/dev/document-api/apiReference/model/textToVideo
  * https://app.klingai.com/global/dev/document-api/apiReference/model/imageToVideo
  */
-import { mapFields, ProviderError, type FieldMap, type JsonObject } from '../../src/kernel/plugin-sdk/index.js';
+import { mapFields, unsupportedInput, type FieldMap, type JsonObject } from '../../src/kernel/plugin-sdk/index.js';
 import { klingAsset, nearestKlingDuration, type KlingTaskEndpoint } from './kling-api.js';
 import { PROVIDER_ID } from './kling-config.js';
 import { hostKlingVideo } from './video-result.js';
@@ -39,11 +39,7 @@ export function videoGenerateEndpoint(path: string, fields: FieldMap): KlingTask
       if (Array.isArray(input.reference_image_urls) && input.reference_image_urls.length > 0) {
         // Kling 2.x video endpoints take frames, not subject or style references; dropping them silently
         // would render something else than was asked for.
-        throw new ProviderError(`kling: ${route.publicName} takes no reference images (reference_image_urls); send a first frame (image_url) instead`, {
-          provider: PROVIDER_ID,
-          retryable: false,
-          vendorCode: 'unsupported_input',
-        });
+        throw unsupportedInput(PROVIDER_ID, `${route.publicName} takes no reference images (reference_image_urls); send a first frame (image_url) instead`);
       }
       return mapFields(input, fields, { model_name: route.vendorModel });
     },

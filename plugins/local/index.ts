@@ -3,6 +3,10 @@
  * GLB, splats) whose properties follow the input. It is the embedded default's provider and the
  * honest double in tests. Every `start` does the whole job and returns `{ done }`; there is no task
  * to poll.
+ *
+ * Its outputs never claim a vendor's model: `output.model` names the local renderer that made them
+ * (renderers.ts), whichever model the client routed to. What the client asked for stays in the request's
+ * `input`, and in the fields its manifest has for it (`requested_model`, `requested_provider`).
  */
 import { definePlugin, MediaToolError } from '../../src/kernel/plugin-sdk/index.js';
 import { localConfigSchema, PROVIDER_ID, type LocalConfig, type LocalHandler } from './local-config.js';
@@ -14,13 +18,17 @@ import { narrationGenerate } from './operations/narration-generate.js';
 import { partner2CharacterCreate } from './operations/partner2-character.js';
 import { partner2GenerateWithCharacters, partner2VideoEdit, partner2VideoRemix } from './operations/partner2-video.js';
 import { promptEnhanceImage, promptEnhanceVideo } from './operations/prompt-enhance.js';
+import { promptEnhanceLocation } from './operations/prompt-enhance-location.js';
+import { promptEnhanceVariant } from './operations/prompt-enhance-variant.js';
 import { smartmotionGenerate } from './operations/smartmotion-generate.js';
 import { soundfxGenerate } from './operations/soundfx-generate.js';
 import { subtitlesGenerate } from './operations/subtitles-generate.js';
 import { threeDLocationGenerate } from './operations/three-d-location.js';
 import { threeDModelGenerate } from './operations/three-d-model.js';
+import { videoExtend } from './operations/video-extend.js';
 import { videoGenerate } from './operations/video-generate.js';
 import { videoUpscale } from './operations/video-upscale.js';
+import { RENDERERS } from './renderers.js';
 
 export type { LocalConfig } from './local-config.js';
 
@@ -31,7 +39,7 @@ export default definePlugin<LocalConfig>({
   isEnabled: (config) => config.enabled !== false,
   // Its media is generated, not a vendor's: production never substitutes it for a vendor's model.
   synthetic: true,
-  operations: logFailureCauses({
+  operations: served({
     'prompt.enhance.video': promptEnhanceVideo,
     'prompt.enhance.image': promptEnhanceImage,
     'image.generate': imageGenerate,
@@ -50,31 +58,40 @@ export default definePlugin<LocalConfig>({
     'partner2.video.remix': partner2VideoRemix,
     'partner2.video.generate_with_characters': partner2GenerateWithCharacters,
     'partner2.character.create': partner2CharacterCreate,
+    'prompt.enhance.location': promptEnhanceLocation,
+    'prompt.enhance.variant': promptEnhanceVariant,
+    'video.extend': videoExtend,
   }),
 });
 
 /**
- * Failures carry a client-safe message; what ffmpeg, ffprobe or sharp said (with scratch paths) is on the
- * error's `cause` and goes to the log here, once, with the request id.
+ * Wraps every handler so that (1) it is handed a route whose `publicName` — what `output.model` says — is its
+ * renderer's name (renderers.ts), while `route.model` and `route.vendorModel` still say what the client routed
+ * to; and (2) its failures are logged with their cause: the error a client reads carries a safe message, and
+ * what ffmpeg, ffprobe or sharp said (with scratch paths) is on its `cause`, logged here once with the request id.
  */
-function logFailureCauses(handlers: Record<string, LocalHandler>): Record<string, LocalHandler> {
+function served(handlers: Record<string, LocalHandler>): Record<string, LocalHandler> {
   return Object.fromEntries(
-    Object.entries(handlers).map(([operation, handler]) => [
-      operation,
-      {
+    Object.entries(handlers).map(([operation, handler]) => {
+      const renderer = RENDERERS[operation];
+      // At load, not at the first request: an operation without a renderer name would answer with the vendor's.
+      if (!renderer) throw new Error(`local plugin: no renderer name for ${operation} in renderers.ts`);
+      const wrapped: LocalHandler = {
         ...handler,
         async start(input, ctx, route) {
           try {
-            return await handler.start(input, ctx, route);
+            return await handler.start(input, ctx, { ...route, publicName: renderer });
           } catch (error) {
-            if (error instanceof Error && error.cause !== undefined) {
+            // An aborted render (timeout, shutdown, the client's cancel) has nothing of the media to tell.
+            if (error instanceof Error && error.cause !== undefined && !ctx.signal.aborted) {
               ctx.log.warn({ requestId: ctx.requestId, operation, err: error.message, cause: describeCause(error.cause) }, 'local operation failed');
             }
             throw error;
           }
         },
-      },
-    ]),
+      };
+      return [operation, wrapped];
+    }),
   );
 }
 

@@ -1,7 +1,9 @@
 /**
  * Settings of the `local` provider (`providers.local` in config). Everything it needs is bundled in
- * npm packages, so the only knobs are safety and speed limits.
+ * npm packages, so the knobs are safety and speed limits and where it keeps its library.
  */
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { JsonSchema } from '../../src/kernel/manifests/manifest-types.js';
 import type { OperationHandler, PluginContext } from '../../src/kernel/plugin-sdk/index.js';
 
@@ -15,15 +17,23 @@ export interface LocalConfig {
   maxInputBytes?: number;
   /** Frame rate of rendered videos; kept modest because every test renders real clips. */
   videoFps?: number;
+  /**
+   * Folder of the local library (library/local-library.ts): which hosted video each partner2 `video_…` id
+   * names and which source clip each `char_…` character was made from. Processes that should find each
+   * other's ids share it. Default: `mediagate-local-library` in the OS temporary folder.
+   */
+  libraryDir?: string;
 }
 
 export interface ResolvedLocalConfig {
   maxInputBytes: number;
   videoFps: number;
+  libraryDir: string;
 }
 
 export const DEFAULT_MAX_INPUT_BYTES = 100 * 1024 * 1024;
 export const DEFAULT_VIDEO_FPS = 12;
+export const DEFAULT_LIBRARY_DIR = join(tmpdir(), 'mediagate-local-library');
 
 export const localConfigSchema: JsonSchema = {
   type: 'object',
@@ -32,6 +42,7 @@ export const localConfigSchema: JsonSchema = {
     enabled: { type: 'boolean', default: true },
     maxInputBytes: { type: 'integer', minimum: 1024, default: DEFAULT_MAX_INPUT_BYTES },
     videoFps: { type: 'integer', minimum: 1, maximum: 60, default: DEFAULT_VIDEO_FPS },
+    libraryDir: { type: 'string', minLength: 1 },
   },
 };
 
@@ -40,6 +51,7 @@ export function resolveLocalConfig(config: LocalConfig | undefined): ResolvedLoc
   return {
     maxInputBytes: config?.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES,
     videoFps: config?.videoFps ?? DEFAULT_VIDEO_FPS,
+    libraryDir: config?.libraryDir ?? DEFAULT_LIBRARY_DIR,
   };
 }
 

@@ -3,8 +3,7 @@
  * one of their sizes, and the reading of their common `ImagesResponse`
  * (https://platform.openai.com/docs/api-reference/images/object).
  */
-import { randomBytes } from 'node:crypto';
-import type { JsonObject, JsonValue } from '../../src/kernel/plugin-sdk/index.js';
+import type { JsonValue } from '../../src/kernel/plugin-sdk/index.js';
 import { MalformedVendorResponse, pick, requireField } from '../../src/kernel/plugin-sdk/index.js';
 import { PROVIDER_ID, type OpenAIContext } from './openai-api.js';
 
@@ -16,11 +15,6 @@ export function gptImageSize(aspectRatio: JsonValue): JsonValue | undefined {
   const [width, height] = String(aspectRatio).split(':').map(Number);
   if (!width || !height) return undefined;
   return width > height ? '1536x1024' : width < height ? '1024x1536' : '1024x1024';
-}
-
-/** GPT image models have no style parameter (`style` is dall-e-3 only): a style hint becomes part of the prompt. */
-export function promptWithStyle(prompt: JsonValue, input: JsonObject): JsonValue {
-  return typeof input.style === 'string' && input.style.trim() ? `${prompt}\nStyle: ${input.style.trim()}` : prompt;
 }
 
 export interface GeneratedImage {
@@ -48,9 +42,4 @@ export function imagesFromResponse(body: unknown): GeneratedImage[] {
 /** Our hosted URLs, in the vendor's order. */
 export async function hostImages(ctx: OpenAIContext, images: GeneratedImage[]): Promise<string[]> {
   return Promise.all(images.map(async (image) => (await ctx.blobs.put(image.bytes, image.contentType, image.extension)).url));
-}
-
-/** The images API returns no job id; outputs need one. */
-export function newTaskId(): string {
-  return `${PROVIDER_ID}_${randomBytes(12).toString('hex')}`;
 }

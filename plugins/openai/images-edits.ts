@@ -4,8 +4,8 @@
  * take only through this endpoint (up to 16 input images). Synchronous, base64 results.
  */
 import type { FieldMap, JsonObject, RoutedModel, StartResult } from '../../src/kernel/plugin-sdk/index.js';
-import { mapFields } from '../../src/kernel/plugin-sdk/index.js';
-import { gptImageSize, hostImages, imagesFromResponse, newTaskId, promptWithStyle, type GeneratedImage } from './gpt-image.js';
+import { generatedTaskId, mapFields, styleJoinsPrompt } from '../../src/kernel/plugin-sdk/index.js';
+import { gptImageSize, hostImages, imagesFromResponse, type GeneratedImage } from './gpt-image.js';
 import { openAIHttp, PROVIDER_ID, type OpenAIContext, type OpenAIHandler } from './openai-api.js';
 
 /** Relative, so that a `base_url` with a path prefix keeps it. */
@@ -16,7 +16,7 @@ const MAX_IMAGE_BYTES = 50 * 1024 * 1024;
 
 /** Our fields -> the form fields of the edit request (the image files are added beside them). */
 export const EDITS_MAP: FieldMap = {
-  prompt: { to: 'prompt', transform: promptWithStyle },
+  prompt: { to: 'prompt', transform: styleJoinsPrompt },
   // Absent: the vendor's `auto` size, which keeps the source's shape as image.edit promises.
   aspect_ratio: { to: 'size', transform: gptImageSize },
   quality: 'quality',
@@ -43,7 +43,7 @@ export const imageEdit: OpenAIHandler = {
   async start(input: JsonObject, ctx: OpenAIContext, route: RoutedModel): Promise<StartResult> {
     const [imageUrl] = await hostImages(ctx, await requestImageEdit(ctx, route, input, [String(input.image_url)]));
     return {
-      done: { task_id: newTaskId(), asset_type: 'image', status: 'succeeded', image_url: imageUrl, provider: PROVIDER_ID, model: route.publicName },
+      done: { task_id: generatedTaskId(PROVIDER_ID), asset_type: 'image', status: 'succeeded', image_url: imageUrl, provider: PROVIDER_ID, model: route.publicName },
     };
   },
 };

@@ -4,8 +4,8 @@
  * that takes input images. Synchronous, base64 results.
  */
 import type { FieldMap, JsonObject, RoutedModel, StartResult } from '../../src/kernel/plugin-sdk/index.js';
-import { imageGenerationOutput, mapFields } from '../../src/kernel/plugin-sdk/index.js';
-import { gptImageSize, hostImages, imagesFromResponse, newTaskId, promptWithStyle, type GeneratedImage } from './gpt-image.js';
+import { generatedTaskId, imageGenerationOutput, mapFields, styleJoinsPrompt } from '../../src/kernel/plugin-sdk/index.js';
+import { gptImageSize, hostImages, imagesFromResponse, type GeneratedImage } from './gpt-image.js';
 import { requestImageEdit } from './images-edits.js';
 import { openAIHttp, PROVIDER_ID, type OpenAIContext, type OpenAIHandler } from './openai-api.js';
 
@@ -20,7 +20,8 @@ const DEFAULT_ASPECT_RATIO = '1:1';
 
 /** Our fields -> the JSON body. `resolution` is 1K only for gpt-image-1 (manifest) and has no vendor field. */
 export const GENERATIONS_MAP: FieldMap = {
-  prompt: { to: 'prompt', transform: promptWithStyle },
+  // GPT image models have no style parameter (`style` is dall-e-3 only): a style hint joins the prompt.
+  prompt: { to: 'prompt', transform: styleJoinsPrompt },
   aspect_ratio: { to: 'size', transform: gptImageSize, default: DEFAULT_ASPECT_RATIO },
   // Our enum (auto, low, medium, high) is the vendor's for GPT image models.
   quality: 'quality',
@@ -39,6 +40,6 @@ export const imageGenerate: OpenAIHandler = {
       : imagesFromResponse((await openAIHttp(ctx).request({ method: 'POST', path: PATH, json: generationsRequest(input, route.vendorModel) })).data);
     const urls = await hostImages(ctx, images);
     // OpenAI answers in base64 and keeps no copy: our hosted URLs stand in for provider_image_urls.
-    return { done: imageGenerationOutput({ taskId: newTaskId(), urls, provider: PROVIDER_ID, model: route.publicName, aspectRatio }) };
+    return { done: imageGenerationOutput({ taskId: generatedTaskId(PROVIDER_ID), urls, provider: PROVIDER_ID, model: route.publicName, aspectRatio }) };
   },
 };

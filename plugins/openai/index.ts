@@ -6,7 +6,9 @@ import { definePlugin } from '../../src/kernel/plugin-sdk/index.js';
 import { promptEnhanceImage, promptEnhanceVideo } from './chat-completions.js';
 import { imageEdit } from './images-edits.js';
 import { imageGenerate } from './images-generations.js';
+import { promptEnhanceLocation } from './location-prompt.js';
 import { openAIConfigSchema, PROVIDER_ID, type OpenAIConfig } from './openai-api.js';
+import { promptEnhanceVariant } from './prompt-variants.js';
 
 export type { OpenAIConfig } from './openai-api.js';
 
@@ -19,5 +21,7 @@ export default definePlugin<OpenAIConfig>({
     'prompt.enhance.video': promptEnhanceVideo,
     'image.generate': imageGenerate,
     'image.edit': imageEdit,
+    'prompt.enhance.location': promptEnhanceLocation,
+    'prompt.enhance.variant': promptEnhanceVariant,
   },
 });

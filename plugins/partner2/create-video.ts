@@ -11,7 +11,7 @@
  * 16 and 20 s, the 1080p sizes and `characters`, which that skill's CLI sends as `characters: [{"id": …}]`
  * (scripts/sora.py, `_build_create_payload`).
  */
-import { mapFields, ProviderError, type FieldMap, type JsonObject, type JsonValue } from '../../src/kernel/plugin-sdk/index.js';
+import { mapFields, unsupportedInput, type FieldMap, type JsonObject, type JsonValue } from '../../src/kernel/plugin-sdk/index.js';
 import { PROVIDER_ID } from './partner2-vendor.js';
 import { videoJobHandler, type VideoJobEndpoint } from './video-job.js';
 
@@ -78,7 +78,7 @@ const UNSUPPORTED_GENERATE_INPUTS: Record<string, string> = {
 const generateEndpoint: VideoJobEndpoint = {
   create(input, route) {
     for (const [field, what] of Object.entries(UNSUPPORTED_GENERATE_INPUTS)) {
-      if (input[field] !== undefined) throw unsupported(`${route.publicName} does not take ${what} (${field})`);
+      if (input[field] !== undefined) throw unsupportedInput(PROVIDER_ID, `${route.publicName} does not take ${what} (${field})`);
     }
     return { path: PATH, json: mapFields(input, GENERATE_FIELDS, { model: route.vendorModel }) };
   },
@@ -95,7 +95,7 @@ export const generateWithCharacters = videoJobHandler(characterVideoEndpoint);
 
 function videoSize(ratio: JsonValue, resolution: JsonValue): string {
   const size = SIZES[String(resolution)]?.[String(ratio)];
-  if (!size) throw unsupported(`partner2 renders 16:9 or 9:16 at 720p or 1080p, not ${String(ratio)} at ${String(resolution)}`);
+  if (!size) throw unsupportedInput(PROVIDER_ID, `partner2 renders 16:9 or 9:16 at 720p or 1080p, not ${String(ratio)} at ${String(resolution)}`);
   return size;
 }
 
@@ -108,8 +108,4 @@ function characterRefs(value: JsonValue): JsonValue | undefined {
   if (!Array.isArray(value)) return undefined;
   const ids = value.map((item) => (typeof item === 'object' && item !== null && !Array.isArray(item) ? item.id : item));
   return ids.filter((id): id is string => typeof id === 'string').map((id) => ({ id }));
-}
-
-function unsupported(message: string): ProviderError {
-  return new ProviderError(`${PROVIDER_ID}: ${message}`, { provider: PROVIDER_ID, retryable: false, vendorCode: 'unsupported_input' });
 }

@@ -11,7 +11,7 @@
 import { finishedAsset, ProviderError, requireField, type JsonObject, type ProviderTask, type RoutedModel, type StartResult, type StatusResult } from '../../src/kernel/plugin-sdk/index.js';
 import { CREATE_GENERATION_PATH, createGenerationBody, hostedUrl, idempotencyHeaders } from './create-generation.js';
 import { generationPath, readGeneration } from './get-generation.js';
-import { gatewayCredits, PROVIDER_ID, syncsoHttp, type SyncsoContext, type SyncsoHandler } from './syncso-vendor.js';
+import { PROVIDER_ID, syncsoHttp, type SyncsoContext, type SyncsoHandler } from './syncso-vendor.js';
 
 export const lipsyncGenerate: SyncsoHandler = {
   async start(input: JsonObject, ctx: SyncsoContext, route: RoutedModel): Promise<StartResult> {
@@ -39,8 +39,9 @@ export const lipsyncGenerate: SyncsoHandler = {
       done: finishedAsset('video', { taskId: task.taskId, provider: PROVIDER_ID, model: route.publicName }, {
         video_url: video.url,
         audio_url: keptAudio(task),
-        // sync. bills by the output's length (`outputDuration`); the price was quoted from the inputs' lengths.
-        exact_cost_credits: gatewayCredits(view.outputSeconds, ctx.config),
+        // sync. bills by the output's length (`outputDuration`); the quote came from the lengths the client declared,
+        // and the manifest's settle rule re-prices the request on this one.
+        usage: { output_seconds: view.outputSeconds },
       }),
     };
   },

@@ -20,7 +20,7 @@ export function requestPath(requestId: string): string {
 export type TopazStatusView =
   | { state: 'pending'; progress?: number }
   | { state: 'failed'; message: string }
-  | { state: 'complete'; downloadUrl: string; topazCredits?: number };
+  | { state: 'complete'; downloadUrl: string };
 
 /**
  * Still on its way. `canceling` ends in `canceled`, which reports the cancellation; until then the request is
@@ -33,7 +33,7 @@ export function readTopazStatus(data: unknown): TopazStatusView {
   if (PENDING.has(status)) return { state: 'pending', progress: percentage(pick(data, 'progress')) };
   switch (status) {
     case 'complete':
-      return { state: 'complete', downloadUrl: requireField<string>(data, 'download.url', PROVIDER_ID), topazCredits: billedCredits(data) };
+      return { state: 'complete', downloadUrl: requireField<string>(data, 'download.url', PROVIDER_ID) };
     case 'failed':
       return { state: 'failed', message: `topaz: ${reason(data) ?? 'the enhancement failed without a reason'}` };
     case 'canceled':
@@ -41,15 +41,6 @@ export function readTopazStatus(data: unknown): TopazStatusView {
     default:
       throw new MalformedVendorResponse(PROVIDER_ID, 'status', `known status (got "${status}")`);
   }
-}
-
-/**
- * "The lower bound value of the cost estimate is billed" (create request reference); the estimate is rerun
- * once Topaz has the file, so the status's figure is the one that counts.
- */
-export function billedCredits(data: unknown): number | undefined {
-  const low = pick(data, 'estimates.cost.0');
-  return typeof low === 'number' && Number.isFinite(low) && low >= 0 ? low : undefined;
 }
 
 /** A failed request carries `message` (and `errorCode`); the history lists it as `error.message`. */

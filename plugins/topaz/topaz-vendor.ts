@@ -1,11 +1,11 @@
 /**
  * What every Topaz Labs Video API call shares: the plugin's settings (`providers.topaz`, or
- * `MEDIAGATE_PROVIDER_TOPAZ_<KEY>`), the base URL, the `X-API-Key` header, how an error body reads, and how
- * Topaz credits become ours. Endpoint knowledge lives in one file per endpoint.
+ * `MEDIAGATE_PROVIDER_TOPAZ_<KEY>`), the base URL, the `X-API-Key` header and how an error body reads. Endpoint
+ * knowledge lives in one file per endpoint.
  * Reference: https://developer.topazlabs.com/docs/getting-started-1 (authentication and the request flow).
  */
 import type { JsonSchema } from '../../src/kernel/manifests/manifest-types.js';
-import { creditsFor, apiKeyVendor, pick, type ApiKeyVendorConfig, type OperationHandler, type PluginContext, type VendorHttp } from '../../src/kernel/plugin-sdk/index.js';
+import { apiKeyVendor, pick, type ApiKeyVendorConfig, type OperationHandler, type PluginContext, type VendorHttp } from '../../src/kernel/plugin-sdk/index.js';
 
 export const PROVIDER_ID = 'topaz';
 
@@ -20,25 +20,16 @@ export const TOPAZ_BASE_URL = 'https://api.topazlabs.com';
  *   memory, so the cap bounds disk and transfer time only.
  * - `max_output_bytes`: 1 GB. The finished video is streamed into our storage; the cap bounds what a 4x upscale
  *   may occupy there. Topaz reports `outputSize` first.
- * - `credits_per_topaz_credit`: the gateway prices topaz-starlight at 8 credits per source second
- *   (docs/pricing.md); Topaz bills Starlight Precise 2.5 at 26.04 frames per Topaz credit at 1080p
- *   (https://developer.topazlabs.com/video-models/starlight/starlight-precise-2.5-deprecated), about 1.15 Topaz
- *   credits per second at 30 fps, so one Topaz credit is worth about 7 of ours; 8 keeps a margin. Proteus costs
- *   Topaz far less per second (https://developer.topazlabs.com/video-models/proteus/proteus), so its settled
- *   price falls below the quote, which the kernel refunds.
- * - `minimum_credits`: the video.upscale manifest's `min`, so a settled price never undercuts the quote's floor.
+ * The plugin has no price settings: the video.upscale manifest prices the job and settles it on the seconds the
+ * plugin reports (docs/pricing.md).
  */
-export const TOPAZ_DEFAULTS = { max_input_bytes: 500_000_000, max_output_bytes: 1_000_000_000, credits_per_topaz_credit: 8, minimum_credits: 2 } as const;
+export const TOPAZ_DEFAULTS = { max_input_bytes: 500_000_000, max_output_bytes: 1_000_000_000 } as const;
 
 export interface TopazConfig extends ApiKeyVendorConfig {
   /** Largest source video fetched, probed and uploaded (bytes). */
   max_input_bytes?: number;
   /** Largest finished video copied into our storage (bytes). */
   max_output_bytes?: number;
-  /** Our credits per Topaz credit, for `exact_cost_credits`. */
-  credits_per_topaz_credit?: number;
-  /** Floor of `exact_cost_credits`. */
-  minimum_credits?: number;
 }
 
 export type TopazContext = PluginContext<TopazConfig>;
@@ -47,8 +38,6 @@ export type TopazHandler = OperationHandler<TopazConfig>;
 const extraSettings: Record<string, JsonSchema> = {
   max_input_bytes: { type: 'integer', minimum: 1, default: TOPAZ_DEFAULTS.max_input_bytes },
   max_output_bytes: { type: 'integer', minimum: 1, default: TOPAZ_DEFAULTS.max_output_bytes },
-  credits_per_topaz_credit: { type: 'number', exclusiveMinimum: 0, default: TOPAZ_DEFAULTS.credits_per_topaz_credit },
-  minimum_credits: { type: 'integer', minimum: 0, default: TOPAZ_DEFAULTS.minimum_credits },
 };
 
 const vendor = apiKeyVendor<TopazConfig>({
@@ -81,11 +70,4 @@ export function describeTopazError(body: unknown): { message?: string; code?: st
     code: typeof code === 'string' ? code : undefined,
     ...(code === 'SERVER_MAINTENANCE' ? { retryable: true } : {}),
   };
-}
-
-/** Topaz credits (the lower bound of Topaz's estimate is what it bills) as our whole credits, rounded up. */
-export function gatewayCredits(topazCredits: number, config: TopazConfig): number {
-  const rate = config.credits_per_topaz_credit ?? TOPAZ_DEFAULTS.credits_per_topaz_credit;
-  const minimum = config.minimum_credits ?? TOPAZ_DEFAULTS.minimum_credits;
-  return creditsFor(topazCredits, rate, minimum);
 }

@@ -4,7 +4,9 @@
  * `start` does every step that cannot be left pending — fetch our `video_url`, probe it, create the request,
  * accept it, upload the file, complete the upload — and returns the Topaz request id as the task; `status`
  * polls it and hosts the result. Nothing between the steps needs remembering, so the task state holds only
- * the create call's cost estimate (a fallback should the finished status lack one).
+ * the probed length of the source, which `status` reports as the job's usage: the manifest prices upscaling
+ * per source second and settles on it. Topaz's own bill (its `estimates.cost`, in Topaz credits) is not a price
+ * of ours and is not converted.
  *
  * A failure after the create call (accept refused, an upload part lost) cancels the Topaz request before the
  * error goes up: accepting reserves credits, and the kernel's retry of `start` would otherwise leave a
@@ -14,9 +16,9 @@
 import { join } from 'node:path';
 import { finishedAsset, ProviderError, requireField, type JsonObject, type ProviderTask, type RoutedModel, type StartResult, type StatusResult } from '../../src/kernel/plugin-sdk/index.js';
 import { CREATE_REQUEST_PATH, createRequestBody, topazModel } from './create-request.js';
-import { billedCredits, readTopazStatus, requestPath, statusPath } from './request-status.js';
+import { readTopazStatus, requestPath, statusPath } from './request-status.js';
 import { probeSource } from './source-probe.js';
-import { gatewayCredits, PROVIDER_ID, TOPAZ_DEFAULTS, topazHttp, type TopazContext, type TopazHandler } from './topaz-vendor.js';
+import { PROVIDER_ID, TOPAZ_DEFAULTS, topazHttp, type TopazContext, type TopazHandler } from './topaz-vendor.js';
 import { uploadSource } from './upload-source.js';
 
 export const videoUpscale: TopazHandler = {
@@ -40,8 +42,7 @@ export const videoUpscale: TopazHandler = {
       await cancelQuietly(ctx, requestId);
       throw error;
     }
-    const estimate = billedCredits(created.data);
-    return { task: { taskId: requestId, state: estimate === undefined ? {} : { estimated_topaz_credits: estimate } } };
+    return { task: { taskId: requestId, state: { source_seconds: source.durationSeconds } } };
   },
 
   async status(task: ProviderTask, ctx: TopazContext, route: RoutedModel): Promise<StatusResult> {
@@ -50,9 +51,6 @@ export const videoUpscale: TopazHandler = {
     if (view.state === 'pending') return { pending: { progress: view.progress } };
     if (view.state === 'failed') return { failed: view.message };
 
-    // The status's estimate is the billed one; the create call's, kept with the task, stands in when it is absent.
-    const stored = task.state?.estimated_topaz_credits;
-    const topazCredits = view.topazCredits ?? (typeof stored === 'number' ? stored : requireField<number>(data, 'estimates.cost.0', PROVIDER_ID, 'number'));
     // Topaz writes MP4 (the create call asks for it); naming it keeps the hosted type right whatever storage says.
     // Streamed into storage: an upscaled output can run to gigabytes.
     const hosted = await ctx.blobs.rehost(view.downloadUrl, { contentType: 'video/mp4', extension: 'mp4', maxBytes: ctx.config.max_output_bytes ?? TOPAZ_DEFAULTS.max_output_bytes });
@@ -60,7 +58,7 @@ export const videoUpscale: TopazHandler = {
       done: finishedAsset('video', { taskId: task.taskId, provider: PROVIDER_ID, model: route.publicName }, {
         video_url: hosted.url,
         requested_model: route.model,
-        exact_cost_credits: gatewayCredits(topazCredits, ctx.config),
+        ...sourceUsage(task),
       }),
     };
   },
@@ -77,6 +75,16 @@ export const videoUpscale: TopazHandler = {
     }
   },
 };
+
+/**
+ * The upscaled video keeps the source's length (Proteus and Starlight enhance frame by frame; the frame-rate filter
+ * keeps the speed), so the probed source seconds are the output's. A task without them (started before the plugin
+ * kept them) reports nothing, and the quote stands.
+ */
+function sourceUsage(task: ProviderTask): JsonObject {
+  const seconds = task.state?.source_seconds;
+  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0 ? { usage: { output_seconds: seconds } } : {};
+}
 
 async function cancelQuietly(ctx: TopazContext, requestId: string): Promise<void> {
   try {

@@ -10,6 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import { checkRole, generatePassword, UserInputError, type Users } from '../kernel/accounts/index.js';
 import type { AccountStore } from '../kernel/store/index.js';
+import { resolveAccount } from './account-lookup.js';
 
 export interface UserCommandOptions {
   email?: string;
@@ -41,13 +42,6 @@ export async function runUserCommand(sub: string | undefined, options: UserComma
     if (password) out(`password (shown once; sign in at /console/login): ${password}`);
   }
   return 0;
-}
-
-async function resolveAccount(accounts: AccountStore, idOrKey: string): Promise<string> {
-  if (await accounts.getAccount(idOrKey)) return idOrKey;
-  const key = (await accounts.listApiKeys()).find((each) => each.id === idOrKey || each.keyPrefix === idOrKey);
-  if (!key) throw new UserInputError('account', `no account or API key ${idOrKey}`);
-  return key.accountId;
 }
 
 function firstLine(text: string): string {

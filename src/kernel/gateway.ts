@@ -8,14 +8,22 @@ import { randomBytes } from 'node:crypto';
 import type { DestinationStream, Logger } from 'pino';
 import { ApiKeys, ConsoleSessions, ConsoleSignIn, LoginThrottle, Users } from './accounts/index.js';
 import { openOAuth, type OAuthKernel } from './oauth/index.js';
-import { LocalFolderBlobs, openBlobStore, type BlobStore } from './blobs/index.js';
+import { Workspaces } from './workspaces/index.js';
+import { LocalFolderBlobs, openBlobStore, publishSamples, type BlobStore } from './blobs/index.js';
 import { projectRoot, type Settings } from './config/index.js';
 import { RequestCanceller, RequestCreator, RequestFinisher, RequestWorker, RetentionPurge, Sweeper, toRequestObject } from './lifecycle/index.js';
 import { loadManifests, OperationRegistry } from './manifests/index.js';
 import { checkRoutes, PluginRegistry } from './plugins/index.js';
 import { createLogger } from './observability/logger.js';
-import { GatewayMetrics } from './observability/metrics.js';
+import { buildInfo } from './observability/build-info.js';
+import { countingRejections } from './observability/counted-rate-limiter.js';
+import { GatewayMetrics, type GatewayRole } from './observability/metrics.js';
+import { StoreGauges } from './observability/store-gauges.js';
+import { WorkerSlots } from './observability/worker-slots.js';
+import { callableProviders, zeroSeries } from './observability/zero-series.js';
 import { MemoryQueue, RabbitMqQueue, type JobQueue } from './queue/index.js';
+import { MemoryChangeFeed, RabbitMqChangeFeed, type ChangeFeed } from './queue/index.js';
+import { RequestWatches } from './lifecycle/index.js';
 import { AccountStore, IdempotencyStore, RequestAdmissions, RequestStore, migrateToLatest, newId, openDatabase, type Database, type Executor, type RequestRecord } from './store/index.js';
 import { WebhookDeliverer, WebhookSecrets, WebhookStore, WebhookUrlRules } from './webhooks/index.js';
 import { createGuardedFetch } from './plugin-sdk/guarded-fetch.js';
@@ -39,6 +47,8 @@ export interface Gateway {
   consoleSignIn: ConsoleSignIn;
   /** OAuth account linking: the authorization server's store and keys, links, access-token verification. */
   oauth: OAuthKernel;
+  /** Creator-flow projects, worlds and assets (OAuth and console only; API keys reach them only to link results). */
+  workspaces: Workspaces;
   blobs: BlobStore;
   queue: JobQueue;
   creator: RequestCreator;
@@ -53,6 +63,8 @@ export interface Gateway {
   /** What a webhook_url must look like (create, test sends, deliveries). */
   webhookUrlRules: WebhookUrlRules;
   metrics: GatewayMetrics;
+  /** Long polls and event streams waiting on requests' state in this process (woken by the change feed). */
+  watches: RequestWatches;
   /** Consumes jobs and runs the sweeper (the `worker` role). */
   startWorking(): Promise<void>;
   close(): Promise<void>;
@@ -69,6 +81,8 @@ export interface GatewayOptions {
   skipMigrations?: boolean;
   /** Also collect process metrics (CPU, memory, event loop); off in tests, where many gateways share a process. */
   defaultMetrics?: boolean;
+  /** What this process serves (`mediagate_build_info`'s role); default `all`. */
+  role?: GatewayRole;
 }
 
 export async function createGateway(settings: Settings, options: GatewayOptions = {}): Promise<Gateway> {
@@ -78,9 +92,9 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
   const clock = options.clock ?? { now: () => Date.now() };
   const manifests = await loadManifests([join(projectRoot, 'manifests/operations'), ...settings.manifest_dirs]);
   const registry = new OperationRegistry(manifests);
-  const metrics = new GatewayMetrics({ defaultMetrics: options.defaultMetrics });
+  const metrics = new GatewayMetrics({ defaultMetrics: options.defaultMetrics, build: buildInfo(options.role ?? 'all') });
+  // `mediagate_breaker_open` reads the breakers when scraped (observeLive below); this only logs the changes.
   const plugins = new PluginRegistry(settings.breaker, (pluginId, open) => {
-    metrics.breakerOpen.set({ provider: pluginId }, open ? 1 : 0);
     log[open ? 'warn' : 'info']({ provider: pluginId }, open ? 'circuit breaker opened' : 'circuit breaker closed');
   }, { syntheticFallback: settings.routing.synthetic_fallback });
   await plugins.loadFolders([join(projectRoot, 'plugins'), ...settings.plugin_dirs], settings.providers);
@@ -91,6 +105,7 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
     plugins.shutdown();
     throw error;
   }
+  zeroSeries(metrics, registry, plugins);
 
   const database = openDatabase(settings.database.url, {
     poolMax: settings.database.pool_max,
@@ -111,29 +126,41 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
     (settings.blobs.url
       ? openBlobStore(settings.blobs.url, { s3Endpoint: settings.blobs.s3_endpoint || undefined, s3Region: settings.blobs.s3_region })
       : new LocalFolderBlobs(join(settings.data_dir, 'files')));
+  // The examples' input media, in the store before anything serves, so that every example runs offline.
+  await publishSamples(blobs, log);
   // A job that keeps failing is dead-lettered by the queue; its request is then failed and refunded.
   let finisherForDeadLetters: RequestFinisher | undefined;
   const onDeadLetter = async (requestId: string) => {
     const failed = await finisherForDeadLetters?.failAbandoned(requestId, 'the request could not be processed (its job failed repeatedly) and was refunded', settings.worker.lease_ms);
+    metrics.jobDeadLettered();
     if (failed) log.error({ requestId }, 'job dead-lettered; request failed and refunded');
   };
   const onHandlerError = (error: unknown, job: { requestId: string }) => log.error({ err: error, requestId: job.requestId }, 'job handler failed');
+  const onPublish = (outcome: 'confirmed' | 'failed') => metrics.jobPublished(outcome);
   const queue =
     options.queue ??
     (settings.queue.url
-      ? new RabbitMqQueue({ url: settings.queue.url, prefix: settings.queue.prefix, deliveryLimit: settings.queue.delivery_limit, publishTimeoutMs: settings.queue.publish_timeout_ms, onDeadLetter, log, connectionName: `mediagate ${hostname()}:${process.pid}` })
-      : new MemoryQueue(onHandlerError, { redeliveryDelayMs: 200, deliveryLimit: settings.queue.delivery_limit, onDeadLetter }));
+      ? new RabbitMqQueue({ url: settings.queue.url, prefix: settings.queue.prefix, deliveryLimit: settings.queue.delivery_limit, publishTimeoutMs: settings.queue.publish_timeout_ms, onDeadLetter, log, connectionName: `mediagate ${hostname()}:${process.pid}`, onPublish })
+      : new MemoryQueue(onHandlerError, { redeliveryDelayMs: 200, deliveryLimit: settings.queue.delivery_limit, onDeadLetter }, onPublish));
   if (queue instanceof RabbitMqQueue) await queue.connect();
+  // Change notices go from whoever changes a request to every process holding clients that wait on it: a function
+  // call in one process, a RabbitMQ fanout beside the job queue when API processes and workers are apart.
+  const changeFeed: ChangeFeed =
+    queue instanceof RabbitMqQueue && settings.queue.url
+      ? new RabbitMqChangeFeed({ url: settings.queue.url, prefix: settings.queue.prefix, batchMs: settings.watches.notice_batch_ms, log, connectionName: `mediagate ${hostname()}:${process.pid} (changes)` })
+      : new MemoryChangeFeed();
+  if (changeFeed instanceof RabbitMqChangeFeed) await changeFeed.connect();
   const publicUrl = settings.server.public_url;
 
+  const workspaces = new Workspaces({ database: database.sql, registry, users, clock });
   const admissions = new RequestAdmissions({ db: database.sql, requests, accounts, idempotency });
   // Every client- or vendor-supplied URL (source media, vendor outputs, webhooks) is fetched through this one guard.
   const outbound = createGuardedFetch({ allowHosts: settings.outbound.allow_hosts, log });
   const webhookUrlRules = new WebhookUrlRules({ require_https: settings.webhooks.require_https, allow_hosts: settings.outbound.allow_hosts });
-  const creator = new RequestCreator({ registry, plugins, requests, admissions, idempotency, queue, clock, publicUrl, log, metrics, webhookUrlRules });
+  const creator = new RequestCreator({ registry, plugins, requests, admissions, idempotency, queue, clock, publicUrl, log, metrics, webhookUrlRules, workspaceLinks: workspaces.linker });
   const webhookStore = new WebhookStore(database.sql);
   const webhookSecrets = new WebhookSecrets(webhookStore, clock, settings.webhooks.rotation_grace_ms);
-  const webhooks = new WebhookDeliverer({ store: webhookStore, secrets: webhookSecrets, clock, settings: settings.webhooks, log, outbound, urlRules: webhookUrlRules });
+  const webhooks = new WebhookDeliverer({ store: webhookStore, secrets: webhookSecrets, clock, settings: settings.webhooks, log, outbound, urlRules: webhookUrlRules, metrics });
   // The outbox row is written in the finishing transaction: a request never finishes without its delivery, or twice.
   const outbox = async (tx: Executor, finished: RequestRecord, eventType: 'request.succeeded' | 'request.failed', atMs: number) => {
     // Re-read inside the transaction: the payload is the request object as it is being committed.
@@ -143,15 +170,18 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
     const payload = JSON.stringify({ type: eventType, timestamp: new Date(atMs).toISOString(), data: toRequestObject(record, publicUrl) });
     await webhookStore.enqueue(tx, { id: newId('msg', atMs), requestId, accountId: record.accountId, url: record.webhookUrl, eventType, payload, nowMs: atMs });
   };
-  const finisher = new RequestFinisher({ requests, accounts, clock, log, metrics, outbox });
+  const finisher = new RequestFinisher({ requests, accounts, clock, log, metrics, outbox, workspaceLinks: workspaces.linker, changes: changeFeed });
   // One embedded process counts in memory; API processes sharing a server database count in it.
-  const rateLimiter: RateLimiter = database.dialect === 'sqlite' ? new MemoryRateLimiter() : new SqlRateLimiter(database.sql);
+  const limiter: RateLimiter = database.dialect === 'sqlite' ? new MemoryRateLimiter() : new SqlRateLimiter(database.sql);
+  const rateLimiter = countingRejections(limiter, metrics);
   const retention = new RetentionPurge({ requests, idempotency, blobs, dropWebhookPayloads: (id) => webhookStore.dropPayloads(id),
     dropExpired: async (nowMs) => {
-      if (rateLimiter instanceof SqlRateLimiter) await rateLimiter.purgeBefore(nowMs);
+      if (limiter instanceof SqlRateLimiter) await limiter.purgeBefore(nowMs);
       await consoleSessions.purgeExpired();
       // oidc-provider never deletes expired codes, sessions and tokens itself.
       await oauth.models.purgeExpired(nowMs);
+      // Workspace objects soft-deleted 7 days ago go for good, like request data of that age.
+      await workspaces.purge(nowMs);
     },
     clock, settings: settings.retention, log });
   finisherForDeadLetters = finisher;
@@ -171,9 +201,21 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
     log,
     clock,
     metrics,
+    changes: changeFeed,
   });
   const canceller = new RequestCanceller({ requests, registry, plugins, finisher, leaseMs: settings.worker.lease_ms, blobs, publicUrl, outbound, log, clock, metrics });
-  const sweeper = new Sweeper({ requests, queue, clock, settings: settings.worker, log });
+  const watches = new RequestWatches({ feed: changeFeed, read: (ids) => requests.viewMany(ids), settings: settings.watches, log });
+  const sweeper = new Sweeper({ requests, queue, clock, settings: settings.worker, log, metrics });
+  const slots = new WorkerSlots(settings.worker.concurrency + settings.worker.poll_concurrency);
+  metrics.observeLive({
+    breakers: () => plugins.all().map((loaded) => [loaded.plugin.id, loaded.breaker.opened] as const),
+    databaseConnections: () => database.connections(),
+    brokerConnected: () => !(queue instanceof RabbitMqQueue) || queue.connected,
+    workerSlots: () => slots.read(),
+  });
+  const taskHolders = [...callableProviders(registry, plugins).keys()];
+  const storeGauges = new StoreGauges({ requests, webhooks: webhookStore, metrics, clock, intervalMs: settings.metrics.refresh_interval_ms, taskHolders, log });
+  await storeGauges.start();
 
   return {
     settings,
@@ -189,6 +231,7 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
     consoleSessions,
     consoleSignIn,
     oauth,
+    workspaces,
     blobs,
     queue,
     creator,
@@ -202,17 +245,22 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
     webhookSecrets,
     webhookUrlRules,
     metrics,
+    watches,
     async startWorking() {
-      await queue.consume(worker.handle, { concurrency: settings.worker.concurrency });
+      await queue.consume(slots.around(worker.handle), { concurrency: settings.worker.concurrency, pollConcurrency: settings.worker.poll_concurrency });
       sweeper.start();
       retention.start();
       webhooks.start();
     },
     async close() {
+      // First, while the store is open: every long poll answers with the state it has and every event stream ends.
+      await watches.close();
+      await storeGauges.stop();
       await sweeper.stop();
       await retention.stop();
       await webhooks.stop();
       await queue.close();
+      await changeFeed.close();
       plugins.shutdown();
       await admissions.idle();
       await database.close();

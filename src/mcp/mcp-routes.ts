@@ -23,10 +23,17 @@ import { allTools } from './tools/index.js';
 /** What `/mcp` answers besides POST: there is no session to delete and no standalone SSE stream. */
 const allowedOnMcp = 'GET, HEAD, POST';
 
+/** Outcomes of `mediagate_mcp_tool_calls_total` (docs/metrics.md). */
+const mcpToolOutcomes = ['ok', 'tool_error', 'internal_error', 'unauthenticated'] as const;
+
 export function addMcpRoutes(router: Router, gateway: Gateway): void {
   const identity = serverIdentity(gateway.settings);
   const knowledge = startBuildingKnowledge(gateway);
   const guard = rebindingGuard(rebindingAllowList(gateway.settings));
+  // Every tool's failure series exist from the first scrape, so alerts and rate() see a 0 before the first failure.
+  for (const tool of allTools) {
+    for (const outcome of mcpToolOutcomes) gateway.metrics.mcpToolCalls.inc({ tool: tool.name, outcome }, 0);
+  }
 
   router.post('/mcp', guard, jsonBody(gateway.settings.server), handleMessages(gateway, identity, knowledge));
 

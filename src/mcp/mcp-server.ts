@@ -43,7 +43,8 @@ async function callTool(tool: McpTool, args: Parameters<McpTool['handler']>[0], 
     const context: McpCallContext = { gateway, knowledge: await environment.knowledge(), publicUrl: environment.identity.publicUrl, principal: environment.principal };
     const structuredContent = await tool.handler(args, context);
     count('ok');
-    return { structuredContent, content: [{ type: 'text', text: JSON.stringify(structuredContent) }] };
+    const extra = tool.extraContent?.(structuredContent, context) ?? [];
+    return { structuredContent, content: [{ type: 'text', text: JSON.stringify(structuredContent) }, ...extra] };
   } catch (error) {
     const failure = toolFailure(error, tool.name, gateway.log);
     count(failure.code === 'MG_INTERNAL' ? 'internal_error' : 'tool_error');

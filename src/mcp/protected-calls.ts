@@ -2,7 +2,7 @@
  * Which tools a JSON-RPC body calls that need credentials. Read before the transport runs, so that such a call
  * without credentials is an HTTP 401 challenge (what makes clients start authorization), never a 200 tool error.
  */
-import type { McpTool, ToolAccess } from './tools/index.js';
+import { scopeOfCall, type McpTool, type ToolAccess, type ToolScope } from './tools/index.js';
 
 /** Names of the non-public tools a single message or a batch calls; unknown tool names are the SDK's to refuse. */
 export function protectedToolCalls(body: unknown, accessByName: ReadonlyMap<string, ToolAccess>): string[] {
@@ -16,13 +16,13 @@ export function protectedToolCalls(body: unknown, accessByName: ReadonlyMap<stri
 }
 
 /** The scopes the called tools need that `granted` lacks, each once, in the tools' order. */
-export function missingScopes(body: unknown, scopeByName: ReadonlyMap<string, string | undefined>, granted: readonly string[]): { scopes: string[]; tools: string[] } {
+export function missingScopes(body: unknown, scopeByName: ReadonlyMap<string, ToolScope | undefined>, granted: readonly string[]): { scopes: string[]; tools: string[] } {
   const messages = Array.isArray(body) ? body : [body];
   const scopes = new Set<string>();
   const tools: string[] = [];
   for (const message of messages) {
     const name = calledToolName(message);
-    const scope = name === undefined ? undefined : scopeByName.get(name);
+    const scope = name === undefined ? undefined : scopeOfCall(scopeByName.get(name), calledArguments(message));
     if (name !== undefined && scope !== undefined && !granted.includes(scope)) {
       scopes.add(scope);
       tools.push(name);
@@ -31,7 +31,7 @@ export function missingScopes(body: unknown, scopeByName: ReadonlyMap<string, st
   return { scopes: [...scopes], tools };
 }
 
-export function toolScopeByName(tools: readonly McpTool[]): ReadonlyMap<string, string | undefined> {
+export function toolScopeByName(tools: readonly McpTool[]): ReadonlyMap<string, ToolScope | undefined> {
   return new Map(tools.map((tool) => [tool.name, tool.scope]));
 }
 
@@ -42,6 +42,10 @@ export function toolAccessByName(tools: readonly McpTool[]): ReadonlyMap<string,
 function calledToolName(message: unknown): string | undefined {
   if (!isRecord(message) || message.method !== 'tools/call' || !isRecord(message.params)) return undefined;
   return typeof message.params.name === 'string' ? message.params.name : undefined;
+}
+
+function calledArguments(message: unknown): unknown {
+  return isRecord(message) && isRecord(message.params) ? message.params.arguments : undefined;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -113,4 +113,38 @@ describe('console in Chromium', function () {
     await page.click('summary');
     await photograph('webhooks');
   });
+
+  it('shows a world with the model linked to its character, and restores a deleted project', async () => {
+    const { users, workspaces } = service.service.gateway;
+    const actor = { userId: (await users.findByEmail(email))!.id, accountId: account.accountId };
+    const run = async (operation: string, input: Record<string, unknown>) => {
+      const created = await service.api('POST', '/api/v1/requests', { key: account.key, body: { operation, input } });
+      expect(created.status, JSON.stringify(created.body)).to.equal(202);
+      return (await pollUntilTerminal(service, account.key, created.body.id)).output;
+    };
+    const image = (await run('image.generate', { prompt: 'a harbour captain in a yellow coat', model: 'nano-banana-pro', aspect_ratio: '1:1', resolution: '1K' })).image_url;
+    const world = (await workspaces.worlds.create(actor, { name: 'Harbour town', description: 'a fishing town on a cold coast' })).world;
+    const captain = (await workspaces.worlds.createAsset(actor, { worldId: world.id, kind: 'character', name: 'Captain Mira', referenceMedia: [image] })).asset;
+    const model = await run('three_d.model.generate', { source_image_urls: [image], asset_kind: 'character', name: 'Mira', character_id: captain.id, universe_id: world.id });
+    const scrapped = (await workspaces.projects.create(actor, { title: 'Scrapped teaser', worldId: world.id })).project;
+    await workspaces.projects.delete(actor, scrapped.id, { dryRun: false, confirmed: true, title: 'Scrapped teaser' });
+
+    await page.goto(`${service.url}/console/workspaces`);
+    expect(await page.textContent(`tr[data-deleted-id="${scrapped.id}"] th`)).to.equal('Scrapped teaser');
+    await photograph('workspaces');
+    await Promise.all([page.waitForURL(`${service.url}/console/workspaces/worlds/${world.id}`), page.click(`a[href="/console/workspaces/worlds/${world.id}"]`)]);
+    const card = page.locator(`[data-asset-id="${captain.id}"]`);
+    expect(await card.locator(`a[href="${model.model_url}"]`).count()).to.equal(1);
+    // Every thumbnail (the reference, the model's previews and image artifacts) really loads under the console's CSP.
+    const images = [...model.preview_image_urls, ...model.raw_artifact_urls].filter((url: string) => /\.(png|jpe?g|webp)$/.test(url));
+    expect(await card.locator('img').count()).to.equal(1 + images.length);
+    await page.waitForFunction((id) => [...document.querySelectorAll(`[data-asset-id="${id}"] img`)].every((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0), captain.id);
+    await photograph('world');
+
+    await page.goto(`${service.url}/console/workspaces`);
+    await Promise.all([page.waitForURL(/restored=/), page.click(`tr[data-deleted-id="${scrapped.id}"] button`)]);
+    expect(await page.textContent(`[data-restored="${scrapped.id}"]`)).to.include('“Scrapped teaser” was restored');
+    expect(await page.locator(`tr[data-deleted-id="${scrapped.id}"]`).count()).to.equal(0);
+    expect((await workspaces.projects.get(actor, scrapped.id)).project.deletedAtMs).to.equal(null);
+  });
 });

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
+import { commands } from '../../src/cli/commands.js';
 import { freePort } from '../support/free-port.js';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -21,6 +22,16 @@ describe('mediagate CLI', function () {
   afterEach(async () => rm(dataDir, { recursive: true, force: true }));
 
   const run = async (...args: string[]) => (await promisify(execFile)(process.execPath, [cli, ...args], { env })).stdout;
+  /** Runs a command that must fail; its exit code and both streams. */
+  const refused = async (...args: string[]) => {
+    const outcome = await promisify(execFile)(process.execPath, [cli, ...args], { env }).then(
+      () => undefined,
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    if (!outcome) throw new Error(`mediagate ${args.join(' ')} succeeded`);
+    return { code: outcome.code, stdout: outcome.stdout, stderr: outcome.stderr };
+  };
+  const stackLine = /^\s+at /m;
 
   it('creates, lists and revokes keys, grants credits, and migrates', async () => {
     expect(await run('migrate')).to.match(/applied: 0001_initial|schema is up to date/);
@@ -38,13 +49,100 @@ describe('mediagate CLI', function () {
     expect(await run('migrate')).to.contain('schema is up to date');
   });
 
-  it('refuses unknown scopes with a clear message', async () => {
-    try {
-      await run('keys', 'create', '--name', 'x', '--scopes', 'requests:delete');
-      expect.fail('accepted');
-    } catch (error) {
-      expect((error as { stderr: string }).stderr).to.contain('unknown scope requests:delete');
+  it('refuses an unknown scope with the scopes there are and the likely one, creating nothing', async () => {
+    const typo = await refused('keys', 'create', '--name', 'x', '--scopes', 'requests:read,requests:wirte');
+    expect(typo.code).to.equal(2);
+    expect(typo.stdout).to.equal('');
+    expect(typo.stderr.split('\n')).to.deep.equal([
+      'mediagate: keys create: unknown scope requests:wirte (did you mean requests:write?); the scopes are requests:read, requests:write',
+      'usage:',
+      '  mediagate keys create --name N [--scopes S] [--account <account id or key prefix>] [--credits N] [--email E] [--plan P] [--json]',
+      'Run "mediagate keys create --help" for details.',
+      '',
+    ]);
+    const unrelated = await refused('keys', 'create', '--name', 'x', '--scopes', 'admin');
+    expect(unrelated.stderr).to.contain('mediagate: keys create: unknown scope admin; the scopes are requests:read, requests:write\n');
+    expect((await refused('keys', 'create', '--name', 'x', '--scopes', ',')).stderr).to.contain('--scopes names no scope');
+    expect(JSON.parse(await run('keys', 'list', '--json'))).to.deep.equal([]);
+  });
+
+  it('answers --version and --help, for every command, without touching the database', async () => {
+    const version = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')).version as string;
+    const ran = await promisify(execFile)(process.execPath, [cli, '--version'], { env });
+    expect(ran).to.deep.include({ stdout: `mediagate ${version}\n`, stderr: '' });
+    const help = await promisify(execFile)(process.execPath, [cli, '--help'], { env });
+    expect(help.stderr).to.equal('');
+    for (const command of commands) expect(help.stdout).to.contain(`  mediagate ${command.words.join(' ')}`);
+    for (const command of commands) {
+      const words = command.words;
+      const shown = await promisify(execFile)(process.execPath, [cli, ...words, '--help'], { env });
+      expect(shown.stderr, words.join(' ')).to.equal('');
+      expect(shown.stdout, words.join(' ')).to.match(new RegExp(`^usage: mediagate ${words.join(' ')}\\b`));
+      expect(shown.stdout).to.contain(command.summary);
+      for (const option of Object.keys(command.options)) expect(shown.stdout, `${words.join(' ')} --${option}`).to.contain(`--${option}`);
+      expect(await run('help', ...words)).to.equal(shown.stdout);
     }
+    const group = await run('keys', '--help');
+    expect(group).to.contain('mediagate keys create').and.contain('mediagate keys list').and.contain('mediagate keys revoke');
+    // Nothing was migrated or opened: help needs no database.
+    expect(await stat(join(dataDir, 'mediagate.sqlite')).then(() => true, () => false)).to.equal(false);
+  });
+
+  it('refuses wrong invocations with what is wrong and the usage, never a stack trace', async () => {
+    const cases: [string[], string][] = [
+      [['keys', 'create', '--nme', 'x'], 'mediagate: keys create: unknown option --nme (did you mean --name?); the options are --name, --scopes, --account, --credits, --email, --plan, --json'],
+      [['keys', 'create', '--scopes', 'requests:read'], 'mediagate: keys create: needs --name N'],
+      [['keys', 'create', '--name', 'x', '--credits', 'many'], 'mediagate: keys create: --credits must be a non-negative integer, not many'],
+      [['keys', 'revoke'], 'mediagate: keys revoke: needs <key id or prefix>'],
+      [['keys', 'revoke', 'key_nope'], 'mediagate: keys revoke: no active key key_nope'],
+      [['keys', 'list', '--amount', '3'], 'mediagate: keys list: unknown option --amount; the options are --json'],
+      [['keys', 'frob'], 'mediagate: unknown command keys frob; the keys commands are create, list, revoke'],
+      [['keys'], 'mediagate: keys needs a command; the keys commands are create, list, revoke'],
+      [['kyes', 'list'], 'mediagate: unknown command kyes (did you mean keys?)'],
+      [['migrate', 'now'], 'mediagate: migrate: unexpected argument now'],
+      [['start', 'everything'], 'mediagate: start: the role must be all, api or worker, not everything'],
+      [['credits', 'grant', '--key', 'key_nope', '--amount', '5'], 'mediagate: credits grant: no key key_nope'],
+      [['users', 'invite', '--email', 'a@example.com', '--account', 'acct_nope', '--role', 'boss'], 'mediagate: users invite: unknown role boss; roles: owner, admin, developer, viewer'],
+      [[], 'mediagate: no command given'],
+    ];
+    for (const [args, message] of cases) {
+      const outcome = await refused(...args);
+      expect(outcome.code, args.join(' ')).to.equal(2);
+      expect(outcome.stderr.split('\n')[0], args.join(' ')).to.equal(message);
+      expect(outcome.stderr, args.join(' ')).to.match(/Run "mediagate [a-z -]*--help" for details\.\n$/);
+      expect(outcome.stderr, args.join(' ')).to.not.match(stackLine);
+    }
+  });
+
+  it('keys create --account adds a key to an existing account; keys list shows each account with its balance', async () => {
+    const first = JSON.parse(await run('keys', 'create', '--name', 'ci', '--credits', '40', '--email', 'team@example.com', '--json'));
+    const other = JSON.parse(await run('keys', 'create', '--name', 'solo', '--credits', '7', '--json'));
+    const byAccount = JSON.parse(await run('keys', 'create', '--name', 'deploy', '--account', first.accountId, '--scopes', 'requests:read', '--json'));
+    expect(byAccount).to.include({ accountId: first.accountId, credits: 40 });
+    expect(byAccount.scopes).to.deep.equal(['requests:read']);
+    const prefix = byAccount.key.slice(0, 11);
+    const byKeyPrefix = JSON.parse(await run('keys', 'create', '--name', 'laptop', '--account', prefix, '--json'));
+    expect(byKeyPrefix.accountId).to.equal(first.accountId);
+
+    const creditsWithAccount = await refused('keys', 'create', '--name', 'x', '--account', first.accountId, '--credits', '5');
+    expect(creditsWithAccount.stderr.split('\n')[0]).to.equal('mediagate: keys create: --credits describe a new account and cannot be used with --account (add credits with "mediagate credits grant")');
+    expect((await refused('keys', 'create', '--name', 'x', '--account', 'acct_nope')).stderr.split('\n')[0]).to.equal('mediagate: keys create: no account or API key acct_nope');
+
+    const listed = JSON.parse(await run('keys', 'list', '--json')) as { id: string; accountId: string; name: string; account: unknown }[];
+    expect(listed.map(({ name, accountId, account }) => ({ name, accountId, account }))).to.deep.equal([
+      { name: 'ci', accountId: first.accountId, account: { email: 'team@example.com', plan: 'standard', creditsBalance: 40 } },
+      { name: 'solo', accountId: other.accountId, account: { email: 'solo@mediagate.local', plan: 'standard', creditsBalance: 7 } },
+      { name: 'deploy', accountId: first.accountId, account: { email: 'team@example.com', plan: 'standard', creditsBalance: 40 } },
+      { name: 'laptop', accountId: first.accountId, account: { email: 'team@example.com', plan: 'standard', creditsBalance: 40 } },
+    ]);
+    const text = (await run('keys', 'list')).split('\n');
+    expect(text[0]).to.equal(`${first.accountId}  team@example.com  plan standard  balance 40 credits`);
+    expect(text.slice(1, 4).map((line) => line.split('  ').slice(1, 4).join(' | '))).to.deep.equal([
+      `${first.id} | ${first.key.slice(0, 11)}… | ci`,
+      `${byAccount.id} | ${prefix}… | deploy`,
+      `${byKeyPrefix.id} | ${byKeyPrefix.key.slice(0, 11)}… | laptop`,
+    ]);
+    expect(text[4]).to.equal(`${other.accountId}  solo@mediagate.local  plan standard  balance 7 credits`);
   });
 
   it('stops at start with the file and pointer of a broken setting', async () => {

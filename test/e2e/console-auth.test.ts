@@ -377,10 +377,19 @@ describe('console: the development owner and the users CLI', function () {
       expect(invited).to.include({ email: 'dev@example.com', accountId: key.accountId, role: 'developer' });
       expect(invited.password).to.match(/^[A-Za-z0-9_-]{24}$/);
 
-      expect(await failure('users', 'create', '--email', 'owner@example.com', '--account', key.accountId)).to.deep.equal({ code: 2, stderr: 'mediagate: a user with the e-mail owner@example.com already exists\n' });
-      expect(await failure('users', 'invite', '--email', 'x@example.com', '--account', key.accountId, '--role', 'boss')).to.deep.equal({ code: 2, stderr: 'mediagate: unknown role boss; roles: owner, admin, developer, viewer\n' });
-      expect(await failure('users', 'invite', '--email', 'x@example.com', '--account', 'acct_nope', '--role', 'viewer')).to.deep.equal({ code: 2, stderr: 'mediagate: no account or API key acct_nope\n' });
-      expect(await failure('users', 'create', '--email', 'not-an-email', '--account', key.accountId)).to.deep.equal({ code: 2, stderr: 'mediagate: "not-an-email" is not an e-mail address\n' });
+      // Each refusal: exit code 2, the command and the reason on the first line, then its usage and where help is.
+      const refusals: [string[], string][] = [
+        [['users', 'create', '--email', 'owner@example.com', '--account', key.accountId], 'mediagate: users create: a user with the e-mail owner@example.com already exists'],
+        [['users', 'invite', '--email', 'x@example.com', '--account', key.accountId, '--role', 'boss'], 'mediagate: users invite: unknown role boss; roles: owner, admin, developer, viewer'],
+        [['users', 'invite', '--email', 'x@example.com', '--account', 'acct_nope', '--role', 'viewer'], 'mediagate: users invite: no account or API key acct_nope'],
+        [['users', 'create', '--email', 'not-an-email', '--account', key.accountId], 'mediagate: users create: "not-an-email" is not an e-mail address'],
+      ];
+      for (const [args, firstLine] of refusals) {
+        const refused = await failure(...args);
+        expect(refused.code, args.join(' ')).to.equal(2);
+        expect(refused.stderr.split('\n')[0], args.join(' ')).to.equal(firstLine);
+        expect(refused.stderr, args.join(' ')).to.match(/Run "mediagate users (create|invite) --help" for details\.\n$/);
+      }
 
       // What the CLI stored signs in: the passwords verify against the hashes, and only hashes are stored.
       const database = openDatabase(`sqlite:${join(dataDir, 'mediagate.sqlite')}`, { poolMax: 1 });

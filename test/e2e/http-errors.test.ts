@@ -129,4 +129,15 @@ describe('HTTP errors', () => {
     const response = await service.api('DELETE', '/api/v1/status', { key });
     expectProblem(response, 405, 'MG_METHOD_NOT_ALLOWED');
   });
+
+  // The request endpoints have a router of their own (app.ts), ahead of the one that answers 405s.
+  it('405 naming the allowed methods on the request endpoints too, and 404 past them', async () => {
+    const one = await service.api('DELETE', '/api/v1/requests/req_0mwtp5qgri9y40dri2k1z6uvk', { key });
+    expectProblem(one, 405, 'MG_METHOD_NOT_ALLOWED');
+    expect(one.headers.get('allow')).to.equal('HEAD, GET');
+    const all = await service.api('PUT', '/api/v1/requests', { key });
+    expectProblem(all, 405, 'MG_METHOD_NOT_ALLOWED');
+    expect(all.headers.get('allow')).to.equal('POST, HEAD, GET');
+    expectProblem(await service.api('GET', '/api/v1/requests/req_0mwtp5qgri9y40dri2k1z6uvk/nothing', { key }), 404, 'MG_NOT_FOUND');
+  });
 });

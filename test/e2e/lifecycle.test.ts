@@ -104,13 +104,14 @@ describe('request lifecycle (scripted provider)', () => {
     await ledgerMatchesBalance(accountId);
   });
 
-  it('settles to the exact cost the vendor reports (refunding the difference)', async () => {
+  it('keeps the manifest\'s price when a plugin reports a credit figure of its own, and drops the figure', async () => {
     const { key, accountId } = await service.createKey({ credits: 20 });
     const created = await service.api('POST', '/api/v1/requests', { key, body: { operation: 'test.echo', input: { message: 'cheap', size: 'large', script: { exact_cost_credits: 4, pending: 1 } } } });
     expect((await service.api('GET', `/api/v1/requests/${created.body.id}`, { key })).body.billableCredits).to.equal(10);
     const done = await pollUntilTerminal(service, key, created.body.id);
-    expect(done.billableCredits).to.equal(4);
-    expect(await balance(key)).to.equal(16);
+    expect(done.billableCredits).to.equal(10);
+    expect(done.output).to.not.have.property('exact_cost_credits');
+    expect(await balance(key)).to.equal(10);
     await ledgerMatchesBalance(accountId);
   });
 

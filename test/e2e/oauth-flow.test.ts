@@ -14,6 +14,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { startTestService, type TestService } from '../support/test-service.js';
 import { CookieBrowser, formOn, MemoryOAuthClient, type Hop, linkedClientStatus } from '../support/oauth-browser.js';
 import { rawToolCall } from '../support/mcp-tool-call.js';
+import { decide as decideFor, isCallback, linkOAuthClient, reachConsent as reachConsentAs, type Approver, type LinkOptions } from '../support/oauth-linked-client.js';
 
 const password = 'correct horse battery staple 42';
 const hostedCallback = 'https://app.example.com/oauth/callback';
@@ -38,37 +39,10 @@ describe('OAuth account linking for MCP', function () {
 
   const mcpUrl = () => `${service.url}/mcp`;
   const metadataUrl = () => `${service.url}/.well-known/oauth-protected-resource/mcp`;
-  const isCallback = (callback: string) => (url: string) => url.startsWith(callback);
 
-  /** Signs the browser in through the login page the authorization server sent it to. */
-  async function signIn(browser: CookieBrowser, loginPage: Hop, as = email): Promise<Hop> {
-    const form = formOn(loginPage, '/console/login');
-    const answer = await browser.request(form.action, { form: { ...form.fields, email: as, password } });
-    expect(answer.status, answer.body).to.equal(303);
-    return answer;
-  }
-
-  /** From the authorize URL to the consent page: login redirect, sign-in, back to the interaction, consent. */
-  async function reachConsent(browser: CookieBrowser, authorizeUrl: string, as = email): Promise<Hop> {
-    const toLogin = await browser.follow(authorizeUrl, () => false);
-    const loginPage = toLogin.final as Hop;
-    if (!loginPage.url.includes('/console/login')) return loginPage; // already signed in
-    const uid = /interaction%2F([^&]+)/.exec(loginPage.url)?.[1];
-    expect(loginPage.url).to.equal(`${service.url}/console/login?return_to=%2Foauth%2Finteraction%2F${uid}`);
-    const signedIn = await signIn(browser, loginPage, as);
-    expect(signedIn.location).to.equal(`${service.url}/oauth/interaction/${uid}`);
-    const consent = await browser.follow(signedIn.location!, () => false);
-    return consent.final as Hop;
-  }
-
-  /** Approves (or denies) the consent page; returns the URL the browser was sent back to. */
-  async function decide(browser: CookieBrowser, consentPage: Hop, decision: 'approve' | 'deny', callback: string): Promise<URL> {
-    expect(consentPage.status, consentPage.body).to.equal(200);
-    const form = formOn(consentPage, '/oauth/interaction/');
-    const result = await browser.follow(form.action, isCallback(callback), { form: { ...form.fields, account_id: accountId, decision } });
-    expect(result.final, JSON.stringify(result.hops.map((hop) => [hop.status, hop.url, hop.location]))).to.have.property('stopped', true);
-    return new URL(result.final.url);
-  }
+  const approver = (as = email): Approver => ({ baseUrl: service.url, email: as, password, accountId });
+  const reachConsent = (browser: CookieBrowser, authorizeUrl: string, as = email) => reachConsentAs(browser, authorizeUrl, approver(as));
+  const decide = (browser: CookieBrowser, consentPage: Hop, decision: 'approve' | 'deny', callback: string) => decideFor(browser, consentPage, decision, callback, accountId);
 
   /** An MCP client that met the 401 challenge and registered: its authorize URL waits for a person. */
   async function pendingAuthorization(callback: string) {
@@ -80,28 +54,7 @@ describe('OAuth account linking for MCP', function () {
   }
 
   /** An MCP client linked through the whole flow, with the code exchanged; `scope` overrides the challenge's. */
-  async function linkedClient(options: { callback?: string; scope?: string; registration?: MemoryOAuthClient['registration'] } = {}) {
-    const callback = options.callback ?? 'http://127.0.0.1:48123/callback';
-    const provider = new MemoryOAuthClient(callback);
-    provider.registration = options.registration;
-    const browser = new CookieBrowser();
-    const client = new Client({ name: 'oauth-test', version: '1.0.0' });
-    let transport = new StreamableHTTPClientTransport(new URL(mcpUrl()), { authProvider: provider });
-    await client.connect(transport);
-    // The account tool without a token: the 401 challenge starts registration and authorization.
-    const first = await client.callTool({ name: 'api_status', arguments: {} }).catch((error: unknown) => error);
-    expect(first).to.be.instanceOf(UnauthorizedError);
-    const authorizeUrl = provider.authorizationUrl!;
-    if (options.scope) authorizeUrl.searchParams.set('scope', options.scope);
-    const consentPage = await reachConsent(browser, authorizeUrl.href);
-    const back = await decide(browser, consentPage, 'approve', callback);
-    await transport.finishAuth(back.searchParams.get('code')!);
-    await client.close();
-    transport = new StreamableHTTPClientTransport(new URL(mcpUrl()), { authProvider: provider });
-    const linked = new Client({ name: 'oauth-test', version: '1.0.0' });
-    await linked.connect(transport);
-    return { provider, browser, client: linked, authorizeUrl, consentPage, back };
-  }
+  const linkedClient = (options: LinkOptions = {}) => linkOAuthClient(approver(), { callback: 'http://127.0.0.1:48123/callback', ...options });
 
   const toolCall = (token: string, name: string, args: Record<string, unknown> = {}) => rawToolCall(mcpUrl(), token, name, args);
 

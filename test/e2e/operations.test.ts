@@ -7,6 +7,7 @@
 import { expect } from 'chai';
 import { pollUntilTerminal, startTestService, type TestService } from '../support/test-service.js';
 import { download, probeImage, probeMedia, readGlb, readSpzHeader } from '../support/media-probe.js';
+import { GUESSED_OPERATIONS } from '../support/operation-catalogue.js';
 
 describe('all 18 operations, end to end (local provider)', function () {
   this.timeout(120_000);
@@ -73,7 +74,7 @@ describe('all 18 operations, end to end (local provider)', function () {
     const image = await run('prompt.enhance.image', { prompt: 'a lighthouse on a cliff', visualStyle: 'oil painting', aspectRatio: '3:2' });
     expect(image.billableCredits).to.equal(1);
     // output.provider is the kernel's word on who served the request, even where the plugin's output has none.
-    expect(image.output).to.include({ status: 'succeeded', operation: 'prompt.enhance.image', provider: 'local' });
+    expect(image.output).to.include({ status: 'succeeded', operation: 'prompt.enhance.image', provider: 'local', model: 'local-prompt-template' });
     expect(image.output.enhancedPrompt).to.be.a('string').and.contain('lighthouse');
     expect(image.output).to.not.have.property('task_id');
     const video = await run('prompt.enhance.video', { prompt: 'un renard qui court dans la neige', duration: 4, aspectRatio: '16:9' });
@@ -86,7 +87,7 @@ describe('all 18 operations, end to end (local provider)', function () {
 
   it('image.generate makes a PNG at the size of aspect_ratio x resolution', async () => {
     const { output } = await run('image.generate', { prompt: 'a red bicycle', model: 'nano-banana-pro', aspect_ratio: '16:9', resolution: '1K' });
-    expect(output).to.include({ asset_type: 'image', status: 'succeeded', provider: 'local', model: 'nano-banana-pro', aspect_ratio: '16:9', provider_image_count: 1 });
+    expect(output).to.include({ asset_type: 'image', status: 'succeeded', provider: 'local', model: 'local-image', aspect_ratio: '16:9', provider_image_count: 1 });
     expect(output.task_id).to.be.a('string');
     expect(output.image_urls).to.deep.equal([output.image_url]);
     expect(output.provider_image_urls).to.have.length(1);
@@ -98,13 +99,13 @@ describe('all 18 operations, end to end (local provider)', function () {
 
   it('image.edit edits a hosted image (model A defaults to the largest legal resolution)', async () => {
     const { output } = await run('image.edit', { prompt: 'make it a watercolour', image_url: hosted.image, model: 'nano-banana', aspect_ratio: '1:1', resolution: '1K' });
-    expect(output).to.include({ asset_type: 'image', status: 'succeeded', provider: 'local', model: 'nano-banana' });
+    expect(output).to.include({ asset_type: 'image', status: 'succeeded', provider: 'local', model: 'local-image' });
     await expectPng(output.image_url, 1024, 1024);
   });
 
   it('video.generate makes an H.264 MP4 of the requested duration and aspect ratio', async () => {
     const { output } = await run('video.generate', { prompt: 'a paper boat in the rain', model: 'seedance-1-pro', duration: 2, aspect_ratio: '16:9', resolution: '480p' });
-    expect(output).to.include({ asset_type: 'video', status: 'succeeded', provider: 'local', model: 'seedance-1-pro', duration: 2, aspect_ratio: '16:9' });
+    expect(output).to.include({ asset_type: 'video', status: 'succeeded', provider: 'local', model: 'local-video', duration: 2, aspect_ratio: '16:9' });
     await expectVideo(output.video_url, { seconds: 2, width: 854, height: 480 });
     hosted.video = output.video_url;
     const portrait = await run('video.generate', { prompt: 'a city at night', model: 'partner-2', duration: 4, aspect_ratio: '9:16', resolution: '720p' });
@@ -113,7 +114,7 @@ describe('all 18 operations, end to end (local provider)', function () {
 
   it('narration.generate speaks the text into hosted audio', async () => {
     const { output } = await run('narration.generate', { text: 'Welcome to the demo.', include_timestamps: true });
-    expect(output).to.include({ asset_type: 'audio', status: 'succeeded', provider: 'local', model: 'eleven_multilingual_v2' });
+    expect(output).to.include({ asset_type: 'audio', status: 'succeeded', provider: 'local', model: 'local-speech' });
     expect(output).to.not.have.property('task_id');
     const info = await expectAudio(output.audio_url);
     expect(info.durationSeconds).to.be.within(0.5, 10);
@@ -122,7 +123,7 @@ describe('all 18 operations, end to end (local provider)', function () {
 
   it('music.generate makes a track of the requested length', async () => {
     const { output } = await run('music.generate', { prompt: 'upbeat synthwave', provider: 'elevenlabs', generation_mode: 'loop', duration_seconds: 3 });
-    expect(output).to.include({ asset_type: 'audio', status: 'succeeded', provider: 'local', model: 'music_v2', requested_provider: 'elevenlabs' });
+    expect(output).to.include({ asset_type: 'audio', status: 'succeeded', provider: 'local', model: 'local-music', requested_provider: 'elevenlabs' });
     expect(output.title).to.be.a('string');
     await expectAudio(output.audio_url, 3);
   });
@@ -139,7 +140,7 @@ describe('all 18 operations, end to end (local provider)', function () {
 
   it('video.upscale scales a hosted video and reports the exact cost', async () => {
     const { output, billableCredits } = await run('video.upscale', { video_url: hosted.video, duration_seconds: 2, model: 'bytedance-upscaler', target_resolution: '1080p' });
-    expect(output).to.include({ asset_type: 'video', status: 'succeeded', provider: 'local', model: 'bytedance-upscaler', requested_model: 'bytedance-upscaler' });
+    expect(output).to.include({ asset_type: 'video', status: 'succeeded', provider: 'local', model: 'local-upscale', requested_model: 'bytedance-upscaler' });
     expect(output.exact_cost_credits).to.be.a('number');
     expect(billableCredits).to.equal(output.exact_cost_credits);
     await expectVideo(output.video_url, { seconds: 2, height: 1080 });
@@ -218,13 +219,14 @@ describe('all 18 operations, end to end (local provider)', function () {
     expect(edit.output.task_id).to.match(/^video_/);
     await expectVideo(edit.output.video_url, {});
 
-    const remix = await run('partner2.video.remix', { partner_video_id: 'video_abc123', prompt: 'make it snow', duration: 4 });
+    // The edit's own id names a video the local provider made: remix reads that one back.
+    const remix = await run('partner2.video.remix', { partner_video_id: edit.output.task_id, prompt: 'make it snow', duration: 4 });
     expect(remix.headers.get('deprecation')).to.not.equal(null);
     expect(remix.output.task_id).to.match(/^video_/);
     await expectVideo(remix.output.video_url, { seconds: 4 });
   });
 
-  it('covered all 18 operations', () => {
-    expect([...covered].sort()).to.deep.equal(service.service.gateway.registry.names());
+  it('covered all 18 operations (the 3 the spec only names: guessed-operations.test.ts)', () => {
+    expect([...covered].sort()).to.deep.equal(service.service.gateway.registry.names().filter((name) => !GUESSED_OPERATIONS.includes(name)));
   });
 });

@@ -1,7 +1,7 @@
 /** Per-key rate limits: RateLimit-* headers, 429 with Retry-After, creates and reads counted apart, shared across processes on MariaDB. */
 import { expect } from 'chai';
 import { SqlRateLimiter } from '../../src/kernel/rate-limits/rate-limiter.js';
-import { migrateToLatest, openDatabase } from '../../src/kernel/store/index.js';
+import { migrateToLatest, openDatabase, type SqlDatabase, type SqlExecutor } from '../../src/kernel/store/index.js';
 import { createTestDatabase } from '../support/mariadb.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { withFixtures } from '../support/fixtures.js';
@@ -52,6 +52,38 @@ describe('rate limits shared by API processes (MariaDB)', () => {
     } finally {
       await first.close();
       await second.close();
+      await created.drop();
+    }
+  });
+
+  it('counts the takes that arrive together with one upsert and one read, each with the count it would have had alone', async function () {
+    const created = await createTestDatabase(this);
+    const database = openDatabase(created.url);
+    try {
+      await migrateToLatest(database);
+      const statements: string[] = [];
+      const counting = (executor: SqlExecutor): SqlExecutor => ({
+        all: (sql, params) => (statements.push(sql.trim().split(' ')[0]), executor.all(sql, params)),
+        first: (sql, params) => (statements.push(sql.trim().split(' ')[0]), executor.first(sql, params)),
+        run: (sql, params) => (statements.push(sql.trim().split(' ')[0]), executor.run(sql, params)),
+      });
+      const sql: SqlDatabase = { ...counting(database.sql), transaction: (work) => database.sql.transaction((tx) => work(counting(tx))), close: () => database.sql.close() };
+      const limiter = new SqlRateLimiter(sql);
+      const now = Date.now();
+      await limiter.take('key_a', 'create', 5, now);
+      statements.length = 0;
+      // Eight calls of one key (whose window is open) and four of another (whose window opens now) in the same turn.
+      const calls = [...Array.from({ length: 8 }, () => 'key_a'), ...Array.from({ length: 4 }, () => 'key_b')];
+      const decisions = await Promise.all(calls.map((key) => limiter.take(key, 'create', 5, now)));
+      expect(statements).to.deep.equal(['INSERT', 'SELECT']);
+      expect(decisions.map((decision) => [decision.allowed, decision.remaining])).to.deep.equal([
+        [true, 3], [true, 2], [true, 1], [true, 0], [false, 0], [false, 0], [false, 0], [false, 0],
+        [true, 4], [true, 3], [true, 2], [true, 1],
+      ]);
+      const [row] = await database.sql.all<{ count: number }>("SELECT count FROM rate_limit_windows WHERE api_key_id = 'key_a'");
+      expect(Number(row.count)).to.equal(9);
+    } finally {
+      await database.close();
       await created.drop();
     }
   });

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { newId } from '../../src/kernel/store/index.js';
+import { DatabaseError } from '../../src/kernel/store/database-error.js';
+import { paidRequestRow } from '../support/request-rows.js';
 import { pollUntilTerminal, startTestService, type TestService } from '../support/test-service.js';
 import { fixtureManifestDir, fixturePluginDir, withFixtures } from '../support/fixtures.js';
 import { freePort } from '../support/free-port.js';
@@ -22,17 +23,8 @@ describe('recovery', () => {
     after(async () => service.stop());
 
     /** A request row written and paid for, as if its job had been lost. */
-    async function orphanRequest(accountId: string, keyId: string, fields: Record<string, unknown> = {}): Promise<string> {
-      const { requests, accounts, database } = service.service.gateway;
-      const id = newId('req');
-      await database.sql.transaction(async (trx) => {
-        await requests.insert(trx, { id, accountId, apiKeyId: keyId, operation: 'test.echo', model: 'echo-1', billableCredits: 2, input: { message: 'orphan' }, webhookUrl: null, createdAtMs: Date.now() - 5000 });
-        await accounts.debit(trx, accountId, 2);
-        await accounts.appendLedger(trx, { accountId, requestId: id, kind: 'debit', amount: -2, atMs: Date.now() });
-        const columns = Object.keys(fields);
-        if (columns.length) await trx.run(`UPDATE requests SET ${columns.map((column) => `${column} = ?`).join(', ')} WHERE id = ?`, [...Object.values(fields), id]);
-      });
-      return id;
+    function orphanRequest(accountId: string, keyId: string, fields: Record<string, unknown> = {}): Promise<string> {
+      return paidRequestRow(service, { accountId, keyId }, fields, { message: 'orphan' });
     }
 
     it('republishes a queued request whose job was lost', async () => {
@@ -74,6 +66,50 @@ describe('recovery', () => {
       const done = await pollUntilTerminal(service, key, id, 15_000);
       expect(done.status).to.equal('succeeded');
       expect(done.output.echo).to.equal('resumed');
+    });
+  });
+
+  describe('the store failing under a worker', () => {
+    let service: TestService;
+    before(async () => {
+      service = await startTestService({ ...withFixtures, worker: { lease_ms: 600 } });
+    });
+    after(async () => service.stop());
+
+    /** Makes the next `times` writes of the next poll fail as a MariaDB deadlock does. */
+    function deadlockRecordTask(times: number): { calls: () => number } {
+      const requests = service.service.gateway.requests;
+      const original = requests.recordTask.bind(requests);
+      let calls = 0;
+      requests.recordTask = async (...args) => {
+        calls += 1;
+        if (calls <= times) throw new DatabaseError('ER_LOCK_DEADLOCK', 'UPDATE requests', 1213);
+        return original(...args);
+      };
+      return { calls: () => calls };
+    }
+
+    it('retries a deadlock on the next poll write: the request goes on polling and succeeds, charged once', async () => {
+      const { key } = await service.createKey({ credits: 10 });
+      const deadlocks = deadlockRecordTask(2);
+      const created = await service.api('POST', '/api/v1/requests', { key, body: { operation: 'test.echo', input: { message: 'deadlocked', script: { pending: 2 } } } });
+      const done = await pollUntilTerminal(service, key, created.body.id, 15_000);
+      expect(done.status).to.equal('succeeded');
+      expect(deadlocks.calls()).to.be.greaterThan(2);
+      // Retried in place: the worker kept the request (no lease ran out, no takeover).
+      expect((await service.service.gateway.requests.get(created.body.id))!.attempts).to.equal(1);
+      expect((await service.api('GET', '/api/v1/status', { key })).body.creditsRemaining).to.equal(8);
+    });
+
+    it('never fails a request for a store failure that outlasts the retries: the lease runs out and the poll is taken over', async () => {
+      const { key } = await service.createKey({ credits: 10 });
+      // More than one write's retries (4 tries each), fewer than two writes' worth.
+      const deadlocks = deadlockRecordTask(6);
+      const created = await service.api('POST', '/api/v1/requests', { key, body: { operation: 'test.echo', input: { message: 'deadlocked for long', script: { pending: 2 } } } });
+      const done = await pollUntilTerminal(service, key, created.body.id, 20_000);
+      expect(done.status, String(done.errorMessage)).to.equal('succeeded');
+      expect(deadlocks.calls()).to.be.greaterThan(6);
+      expect((await service.api('GET', '/api/v1/status', { key })).body.creditsRemaining).to.equal(8);
     });
   });
 

@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import nock from 'nock';
 import { fileURLToPath } from 'node:url';
 import { errorTypeUri } from '../../src/kernel/errors/index.js';
+import { rawToolCall } from '../support/mcp-tool-call.js';
 import { pollUntilTerminal, startTestService, type TestService } from '../support/test-service.js';
 
 const chatCompletion = (content: string) => ({
@@ -113,29 +114,32 @@ describe('routing between vendor plugins and the local fallback', () => {
     });
     after(async () => service.stop());
 
-    it('serves an unconfigured vendor model with local, and output.provider says so', async () => {
+    it('serves an unconfigured vendor model with local, and output.provider and output.model say so', async () => {
       const created = await service.api('POST', '/api/v1/requests', { key, body: { operation: 'image.generate', input: { prompt: 'a paper boat', model: 'nano-banana-pro' } } });
       expect(created.status).to.equal(202);
       const done = await pollUntilTerminal(service, key, created.body.id);
       expect(done.status).to.equal('succeeded');
-      expect(done.output).to.include({ provider: 'local', model: 'nano-banana-pro' });
+      expect(done.output).to.include({ provider: 'local', model: 'local-image' });
+      expect(done.input).to.include({ model: 'nano-banana-pro' });
     });
 
-    it('serves a planned model with local, and lists it as planned in the OpenAPI document', async () => {
-      const created = await service.api('POST', '/api/v1/requests', { key, body: { operation: 'image.generate', input: { prompt: 'a lighthouse', model: 'flux-1.1-pro' } } });
+    it('serves a planned model with the stand-in, and lists it as planned in the OpenAPI document and model availability', async () => {
+      const created = await service.api('POST', '/api/v1/requests', { key, body: { operation: 'test.relay', input: { message: 'later', model: 'relay-next' } } });
       expect(created.status).to.equal(202);
       const done = await pollUntilTerminal(service, key, created.body.id);
       expect(done.status).to.equal('succeeded');
-      expect(done.output).to.include({ provider: 'local', model: 'flux-1.1-pro' });
+      expect(done.output).to.include({ provider: 'stand-in', echo: 'synthetic: later' });
       const openapi = await service.api('GET', '/api/v1/openapi');
-      expect(openapi.body.components.schemas.Create_image_generate.description).to.contain('`flux-1.1-pro` (FLUX1.1 [pro]; planned: bfl plugin not available yet)');
+      expect(openapi.body.components.schemas.Create_test_relay.description).to.contain('`relay-next` (Relay Next; planned: relay-c plugin not available yet)');
+      const availability = await rawToolCall(`${service.url}/mcp`, '', 'get_model_availability', { operation: 'test.relay', model: 'relay-next' });
+      expect(availability.body.result.structuredContent.models[0]).to.include({ primary_plugin: null, planned: 'relay-c', served_by: 'stand-in' });
     });
 
     it('lets a synthetic stand-in serve when the first vendor fails transiently', async () => {
       nock('https://relay-a.relay.test').post('/v1/relay').reply(503, { error: { message: 'overloaded', type: 'server_error' } }).persist();
       const created = await service.api('POST', '/api/v1/requests', { key, body: { operation: 'test.relay', input: { message: 'hello' } } });
       const done = await pollUntilTerminal(service, key, created.body.id);
-      expect(done.output).to.deep.equal({ status: 'succeeded', echo: 'synthetic: hello', provider: 'stand-in', model: 'relay-v1' });
+      expect(done.output).to.deep.equal({ status: 'succeeded', echo: 'synthetic: hello', provider: 'stand-in', model: 'relay-1' });
     });
   });
 
@@ -164,8 +168,8 @@ describe('routing between vendor plugins and the local fallback', () => {
       },
       {
         what: 'a planned model',
-        body: { operation: 'video.generate', input: { prompt: 'waves', model: 'veo-3.1' } },
-        detail: 'model veo-3.1 is not available here: its vendor plugin (google) is planned but not written yet',
+        body: { operation: 'test.relay', input: { message: 'waves', model: 'relay-next' } },
+        detail: 'model relay-next is not available here: its vendor plugin (relay-c) is planned but not written yet',
       },
     ];
     for (const { what, body, detail } of refusals) {
@@ -189,7 +193,7 @@ describe('routing between vendor plugins and the local fallback', () => {
         .reply(200, { text: 'hello from b' });
       const created = await service.api('POST', '/api/v1/requests', { key, body: { operation: 'test.relay', input: { message: 'hello' } } });
       const done = await pollUntilTerminal(service, key, created.body.id);
-      expect(done.output).to.deep.equal({ status: 'succeeded', echo: 'hello from b', provider: 'relay-b', model: 'relay-v1' });
+      expect(done.output).to.deep.equal({ status: 'succeeded', echo: 'hello from b', provider: 'relay-b', model: 'relay-1' });
       expect(first.isDone() && second.isDone()).to.equal(true);
     });
 
@@ -234,6 +238,15 @@ describe('routing between vendor plugins and the local fallback', () => {
         input: { prompt: 'a blue whale' },
         dataRemovedAtMs: null,
         urls: { get: `${service.url}/api/v1/requests/${created.body.id}` },
+        credits: {
+          charged: 1,
+          refunded: 1,
+          net: 0,
+          entries: [
+            { kind: 'debit', amount: -1, note: null, atMs: done.createdAtMs },
+            { kind: 'refund', amount: 1, note: null, atMs: done.completedAtMs },
+          ],
+        },
       });
       expect(await accountTrace(service, key, accountId)).to.deep.include({ credits: 100, requests: 1 });
     });

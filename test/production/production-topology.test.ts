@@ -9,6 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { expect } from 'chai';
 import mysql, { type RowDataPacket } from 'mysql2/promise';
+import { allTools } from '../../src/mcp/tools/index.js';
 import { api, ProcessTopology, waitForTerminal, type ManagedProcess } from '../support/process-topology.js';
 
 describe('production topology: 2 api + 2 workers on MariaDB + RabbitMQ', function () {
@@ -56,7 +57,7 @@ describe('production topology: 2 api + 2 workers on MariaDB + RabbitMQ', functio
     };
     const [first, second] = [await connect(apis[0].url), await connect(apis[1].url)];
     try {
-      for (const client of [first, second]) expect((await client.listTools()).tools.length).to.equal(15);
+      for (const client of [first, second]) expect((await client.listTools()).tools.map((tool) => tool.name)).to.deep.equal(allTools.map((tool) => tool.name));
       const created = await first.callTool({ name: 'create_generation_request', arguments: { operation: 'test.echo', input: { message: 'over mcp' }, confirmed: true, max_credits: 2 } });
       expect(created.isError ?? false, JSON.stringify(created.content)).to.equal(false);
       const id = (created.structuredContent as { id: string }).id;
@@ -77,7 +78,7 @@ describe('production topology: 2 api + 2 workers on MariaDB + RabbitMQ', functio
       expect(metrics).to.not.match(/mediagate_provider_calls_total\{[^}]*\} [1-9]/);
     }
     const workerMetrics = await Promise.all(workers.map(async (process) => (await fetch(`${process.url}/metrics`)).text()));
-    expect(workerMetrics.join('\n')).to.match(/mediagate_provider_calls_total\{provider="scripted",outcome="ok"\} [1-9]/);
+    expect(workerMetrics.join('\n')).to.match(/mediagate_provider_calls_total\{provider="scripted",call="start",outcome="ok"\} [1-9]/);
     const health = await (await fetch(`${apis[0].url}/healthz`)).json();
     expect(health).to.deep.include({ ok: true, role: 'api' });
     expect(health.checks).to.deep.equal({ database: { ok: true }, queue: { ok: true } });

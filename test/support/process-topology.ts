@@ -10,14 +10,15 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import knexFactory from 'knex';
 import { pino } from 'pino';
+import { ApiKeys } from '../../src/kernel/accounts/index.js';
 import { LocalFolderBlobs } from '../../src/kernel/blobs/index.js';
 import { RetentionPurge } from '../../src/kernel/lifecycle/index.js';
 import { RabbitMqQueue } from '../../src/kernel/queue/index.js';
-import { IdempotencyStore, RequestStore, openDatabase } from '../../src/kernel/store/index.js';
+import { AccountStore, IdempotencyStore, RequestStore, newId, openDatabase } from '../../src/kernel/store/index.js';
 import { fixtureManifestDir, fixturePluginDir } from './fixtures.js';
 import { freePort } from './free-port.js';
 import { createTestDatabase } from './mariadb.js';
-import { rabbitMqUrl, requireRabbitMq, uniquePrefix } from './rabbitmq.js';
+import { rabbitMqUrl, requireRabbitMq, uniquePrefix, withBrokerChannel } from './rabbitmq.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 const cli = join(root, 'bin/mediagate.js');
@@ -61,6 +62,8 @@ export class ProcessTopology {
       const queue = new RabbitMqQueue({ url: rabbitMqUrl, prefix });
       await queue.connect().catch(() => undefined);
       await queue.destroyTopology().catch(() => undefined);
+      // The change feed's exchange is not part of the job topology (non-durable, it would last until a broker restart).
+      await withBrokerChannel((channel) => channel.deleteExchange(`${prefix}.changes`)).catch(() => undefined);
       await database.drop();
       await rm(blobDir, { recursive: true, force: true });
     });
@@ -76,10 +79,36 @@ export class ProcessTopology {
     return JSON.parse(await this.cli('keys', 'create', '--name', 'prod-test', '--credits', String(credits), '--json')).key as string;
   }
 
-  async start(role: 'api' | 'worker', port?: number): Promise<ManagedProcess> {
+  /**
+   * `count` accounts with one key each, written straight to the store as `keys create` would: spawning the CLI once
+   * per account would take a second each, and load from many accounts needs a hundred of them.
+   */
+  async createAccounts(count: number, credits: number): Promise<{ key: string; accountId: string }[]> {
+    const database = openDatabase(this.databaseUrl, { poolMax: 2 });
+    try {
+      const accounts = new AccountStore(database.sql);
+      const apiKeys = new ApiKeys(accounts, { now: () => Date.now() });
+      const created: { key: string; accountId: string }[] = [];
+      for (let index = 0; index < count; index += 1) {
+        const accountId = newId('acct');
+        await accounts.createAccount({ id: accountId, email: `prod-test-${index}@mediagate.local`, plan: 'standard', creditsBalance: credits, createdAtMs: Date.now() });
+        const { plaintext } = await apiKeys.create(accountId, `prod-test-${index}`, ['requests:read', 'requests:write']);
+        created.push({ key: plaintext, accountId });
+      }
+      return created;
+    } finally {
+      await database.close();
+    }
+  }
+
+  /**
+   * `extraEnv` is this process's own on top of the topology's (e.g. its broker URL through a proxy); `nodeArgs` go to
+   * node itself (e.g. `--cpu-prof`, which node refuses from NODE_OPTIONS).
+   */
+  async start(role: 'api' | 'worker', port?: number, extraEnv: Record<string, string> = {}, nodeArgs: string[] = []): Promise<ManagedProcess> {
     const listen = port ?? (await freePort());
-    const env = { ...this.env, PORT: String(listen), MEDIAGATE_WORKER_HEALTH_PORT: String(listen) };
-    const child = spawn(process.execPath, [cli, 'start', role], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = { ...this.env, ...extraEnv, PORT: String(listen), MEDIAGATE_WORKER_HEALTH_PORT: String(listen) };
+    const child = spawn(process.execPath, [...nodeArgs, cli, 'start', role], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     const managed: ManagedProcess = { role, port: listen, url: `http://127.0.0.1:${listen}`, child, log: [] };
     child.stdout!.on('data', (chunk) => managed.log.push(String(chunk)));
     child.stderr!.on('data', (chunk) => managed.log.push(String(chunk)));
@@ -101,6 +130,14 @@ export class ProcessTopology {
     await exited;
   }
 
+  /** Stops a process as an orchestrator would (SIGTERM, graceful shutdown), so it can write what it keeps until exit (a --cpu-prof profile). */
+  async terminate(process: ManagedProcess): Promise<void> {
+    if (process.child.exitCode !== null || process.child.signalCode !== null) return;
+    const exited = new Promise((resolve) => process.child.once('exit', resolve));
+    process.child.kill('SIGTERM');
+    await exited;
+  }
+
   /** Reads the whole ledger from the database: sum of debits/refunds/adjustments vs billable credits of non-failed requests. */
   async ledger(): Promise<{ charged: number; billableOfNonFailed: number; doubleEntries: number; nonTerminal: number }> {
     const knex = knexFactory({ client: 'mysql2', connection: { uri: this.databaseUrl } as never, pool: { min: 0, max: 1 } });
@@ -110,6 +147,17 @@ export class ProcessTopology {
       const doubles = await knex('credit_ledger').whereNotNull('request_id').groupBy('request_id', 'kind').having(knex.raw('COUNT(*) > 1')).select('request_id');
       const [open] = await knex('requests').whereIn('status', ['queued', 'processing']).count({ n: '*' });
       return { charged: -Number(charged.total ?? 0), billableOfNonFailed: Number(billable.total ?? 0), doubleEntries: doubles.length, nonTerminal: Number(open.n) };
+    } finally {
+      await knex.destroy();
+    }
+  }
+
+  /** Every request row, whatever its state: against the creates a client saw accepted, none lost or added. */
+  async countRequests(): Promise<number> {
+    const knex = knexFactory({ client: 'mysql2', connection: { uri: this.databaseUrl } as never, pool: { min: 0, max: 1 } });
+    try {
+      const [row] = await knex('requests').count({ n: '*' });
+      return Number(row.n);
     } finally {
       await knex.destroy();
     }

@@ -63,6 +63,13 @@ describe('manifest loading', () => {
     expect(error.message).to.contain('seconds');
   });
 
+  it('refuses workspace links on a field the input does not have, or to an unknown kind of object', async () => {
+    const missing = await loadError(`${valid}workspace_links: { character_id: 'asset:character' }\n`);
+    expect(missing.pointer).to.equal('/workspace_links/character_id');
+    const unknownKind = await loadError(`${valid}workspace_links: { prompt: 'asset:spaceship' }\n`);
+    expect(unknownKind.pointer).to.equal('/workspace_links/prompt');
+  });
+
   it('refuses an example that does not validate, pointing into it', async () => {
     const error = await loadError(`${valid}examples:\n  - { prompt: 5 }\n`);
     expect(error.pointer).to.equal('/examples/0/prompt');

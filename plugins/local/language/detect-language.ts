@@ -1,6 +1,6 @@
 /**
  * A small, deterministic language guess for prompts: the writing system first (kana, hangul, han,
- * cyrillic), then function words and diacritics for Latin-script languages. It answers `unknown`
+ * cyrillic), then function words, common prompt subjects and diacritics for Latin-script languages. It answers `unknown`
  * rather than guess, because the prompt rewriter must never put words of the wrong language into a
  * client's prompt.
  */
@@ -30,6 +30,66 @@ const FUNCTION_WORDS: Record<LatinLanguage, string[]> = {
     'esta', 'meu'],
 };
 
+/**
+ * Common subjects of image and video prompts. A short prompt ("cat", "Katze", "un gatto") has few or no
+ * function words; these carry it. A word several languages share counts for none of them in particular
+ * ("gato" is Spanish and Portuguese: a one-word "gato" stays unknown).
+ */
+const SUBJECT_WORDS: Record<LatinLanguage, string[]> = {
+  en: ['cat', 'cats', 'kitten', 'dog', 'dogs', 'puppy', 'horse', 'bird', 'birds', 'fox', 'wolf', 'bear', 'owl', 'fish', 'whale',
+    'butterfly', 'flower', 'flowers', 'tree', 'trees', 'forest', 'mountain', 'mountains', 'river', 'lake', 'ocean', 'sea', 'beach',
+    'island', 'desert', 'sky', 'clouds', 'sunset', 'sunrise', 'night', 'city', 'street', 'town', 'castle', 'house', 'bridge',
+    'lighthouse', 'garden', 'field', 'meadow', 'waterfall', 'snow', 'rain', 'storm', 'winter', 'summer', 'autumn', 'woman', 'man',
+    'girl', 'boy', 'child', 'children', 'old', 'young', 'face', 'car', 'ship', 'boat', 'bicycle', 'knight', 'king', 'queen',
+    'princess', 'wizard', 'cup', 'coffee', 'tea', 'book', 'chair', 'window', 'door', 'kitchen', 'room', 'cake', 'apple', 'food',
+    'landscape', 'spaceship', 'moon', 'star', 'stars', 'beautiful', 'cute', 'small', 'big', 'red', 'blue', 'green', 'yellow',
+    'black', 'white', 'dark', 'sleeping', 'running', 'flying', 'walking', 'dancing', 'sitting', 'standing'],
+  fr: ['chat', 'chats', 'chaton', 'chien', 'chiens', 'cheval', 'oiseau', 'oiseaux', 'renard', 'loup', 'ours', 'hibou', 'chouette',
+    'poisson', 'baleine', 'papillon', 'fleur', 'fleurs', 'arbre', 'arbres', 'forêt', 'montagne', 'montagnes', 'rivière', 'lac',
+    'océan', 'mer', 'plage', 'île', 'désert', 'ciel', 'nuages', 'soleil', 'nuit', 'ville', 'rue', 'château', 'maison', 'pont',
+    'phare', 'jardin', 'champ', 'prairie', 'cascade', 'neige', 'pluie', 'orage', 'tempête', 'hiver', 'été', 'automne', 'printemps',
+    'femme', 'homme', 'fille', 'garçon', 'enfant', 'enfants', 'vieux', 'vieille', 'jeune', 'visage', 'voiture', 'bateau', 'vélo',
+    'chevalier', 'roi', 'reine', 'princesse', 'sorcier', 'magicien', 'tasse', 'café', 'thé', 'livre', 'chaise', 'fenêtre', 'porte',
+    'cuisine', 'chambre', 'gâteau', 'pomme', 'paysage', 'vaisseau', 'lune', 'étoile', 'étoiles', 'beau', 'belle', 'mignon',
+    'petit', 'petite', 'grand', 'grande', 'rouge', 'bleu', 'vert', 'jaune', 'noir', 'blanc', 'sombre', 'dormant', 'courant'],
+  es: ['gato', 'gatos', 'gatito', 'perro', 'perros', 'perrito', 'caballo', 'pájaro', 'zorro', 'lobo', 'oso', 'búho', 'pez',
+    'ballena', 'mariposa', 'flor', 'flores', 'árbol', 'árboles', 'bosque', 'montaña', 'montañas', 'río', 'lago', 'océano', 'mar',
+    'playa', 'isla', 'desierto', 'cielo', 'nubes', 'atardecer', 'amanecer', 'noche', 'ciudad', 'calle', 'pueblo', 'castillo',
+    'casa', 'puente', 'faro', 'jardín', 'campo', 'pradera', 'cascada', 'nieve', 'lluvia', 'tormenta', 'invierno', 'verano', 'otoño',
+    'primavera', 'mujer', 'hombre', 'niña', 'niño', 'niños', 'viejo', 'joven', 'retrato', 'cara', 'coche', 'tren', 'barco',
+    'bicicleta', 'caballero', 'rey', 'reina', 'princesa', 'mago', 'taza', 'café', 'té', 'libro', 'silla', 'mesa', 'ventana',
+    'puerta', 'cocina', 'habitación', 'pastel', 'manzana', 'paisaje', 'nave', 'planeta', 'luna', 'estrella', 'estrellas',
+    'hermoso', 'hermosa', 'bonito', 'bonita', 'pequeño', 'pequeña', 'grande', 'rojo', 'azul', 'verde', 'amarillo', 'negro',
+    'blanco', 'oscuro', 'durmiendo', 'corriendo', 'volando'],
+  de: ['katze', 'katzen', 'kätzchen', 'hund', 'hunde', 'welpe', 'pferd', 'vogel', 'vögel', 'fuchs', 'bär', 'löwe', 'eule', 'fisch',
+    'wal', 'schmetterling', 'blume', 'blumen', 'baum', 'bäume', 'wald', 'berg', 'berge', 'fluss', 'meer', 'strand', 'insel',
+    'wüste', 'himmel', 'wolken', 'sonnenuntergang', 'sonnenaufgang', 'nacht', 'stadt', 'straße', 'dorf', 'schloss', 'burg', 'haus',
+    'brücke', 'leuchtturm', 'garten', 'feld', 'wiese', 'wasserfall', 'schnee', 'regen', 'sturm', 'gewitter', 'sommer', 'herbst',
+    'frühling', 'frau', 'mann', 'mädchen', 'junge', 'kind', 'kinder', 'alte', 'alter', 'jung', 'gesicht', 'auto', 'zug', 'schiff',
+    'boot', 'fahrrad', 'roboter', 'drache', 'ritter', 'könig', 'königin', 'prinzessin', 'zauberer', 'tasse', 'kaffee', 'buch',
+    'stuhl', 'tisch', 'fenster', 'tür', 'küche', 'zimmer', 'kuchen', 'apfel', 'landschaft', 'raumschiff', 'mond', 'stern', 'sterne',
+    'schön', 'schöne', 'klein', 'kleine', 'groß', 'große', 'rot', 'blau', 'grün', 'gelb', 'schwarz', 'weiß', 'dunkel', 'schlafend',
+    'laufend'],
+  it: ['gatto', 'gatti', 'gattino', 'cane', 'cani', 'cucciolo', 'cavallo', 'uccello', 'volpe', 'lupo', 'orso', 'gufo', 'pesce',
+    'balena', 'farfalla', 'fiore', 'fiori', 'albero', 'alberi', 'foresta', 'bosco', 'montagna', 'montagne', 'fiume', 'lago',
+    'oceano', 'mare', 'spiaggia', 'isola', 'deserto', 'cielo', 'nuvole', 'tramonto', 'alba', 'notte', 'città', 'strada',
+    'villaggio', 'castello', 'casa', 'ponte', 'faro', 'giardino', 'campo', 'prato', 'cascata', 'neve', 'pioggia', 'tempesta',
+    'inverno', 'estate', 'autunno', 'primavera', 'donna', 'uomo', 'ragazza', 'ragazzo', 'bambino', 'bambina', 'bambini', 'vecchio',
+    'giovane', 'ritratto', 'viso', 'volto', 'macchina', 'treno', 'nave', 'barca', 'bicicletta', 'cavaliere', 'regina', 'principessa',
+    'mago', 'tazza', 'caffè', 'tè', 'libro', 'sedia', 'tavolo', 'finestra', 'porta', 'cucina', 'stanza', 'torta', 'mela',
+    'paesaggio', 'astronave', 'pianeta', 'luna', 'stella', 'stelle', 'bello', 'bella', 'carino', 'piccolo', 'piccola', 'grande',
+    'rosso', 'blu', 'verde', 'giallo', 'nero', 'bianco', 'scuro', 'dorme', 'corre'],
+  pt: ['gato', 'gatos', 'gatinho', 'cachorro', 'cão', 'cães', 'cavalo', 'pássaro', 'raposa', 'lobo', 'urso', 'coruja', 'peixe',
+    'baleia', 'borboleta', 'flor', 'flores', 'árvore', 'árvores', 'floresta', 'montanha', 'montanhas', 'rio', 'lago', 'oceano',
+    'mar', 'praia', 'ilha', 'deserto', 'céu', 'nuvens', 'noite', 'cidade', 'rua', 'aldeia', 'castelo', 'casa', 'ponte', 'farol',
+    'jardim', 'campo', 'prado', 'cachoeira', 'neve', 'chuva', 'tempestade', 'inverno', 'verão', 'outono', 'primavera', 'mulher',
+    'homem', 'menina', 'menino', 'criança', 'crianças', 'velho', 'jovem', 'retrato', 'rosto', 'carro', 'trem', 'comboio', 'navio',
+    'barco', 'bicicleta', 'cavaleiro', 'rei', 'rainha', 'princesa', 'mago', 'xícara', 'chávena', 'café', 'chá', 'livro', 'cadeira',
+    'mesa', 'janela', 'porta', 'cozinha', 'quarto', 'bolo', 'maçã', 'paisagem', 'nave', 'planeta', 'lua', 'estrela', 'estrelas',
+    'bonito', 'bonita', 'lindo', 'linda', 'pequeno', 'pequena', 'grande', 'vermelho', 'azul', 'verde', 'amarelo', 'preto',
+    'branco', 'escuro', 'dormindo', 'correndo', 'voando'],
+};
+
 /** Characters that (nearly) only one Latin-script language uses, with their weight. */
 const DIACRITIC_HINTS: Array<{ pattern: RegExp; language: LatinLanguage; weight: number }> = [
   { pattern: /[ñ¿¡]/g, language: 'es', weight: 2 },
@@ -42,7 +102,7 @@ const DIACRITIC_HINTS: Array<{ pattern: RegExp; language: LatinLanguage; weight:
   { pattern: /[èàù]/g, language: 'it', weight: 0.5 },
 ];
 
-/** Each function word counts 1 split among the languages that share it ("la" is fr, es and it). */
+/** Each known word counts 1 split among the languages that share it ("la" is fr, es and it). */
 const WORD_WEIGHTS: Map<string, Array<{ language: LatinLanguage; weight: number }>> = buildWordWeights();
 
 export function detectLanguage(text: string): DetectedLanguage {
@@ -114,8 +174,13 @@ function countScripts(text: string): ScriptCounts {
 
 function buildWordWeights(): Map<string, Array<{ language: LatinLanguage; weight: number }>> {
   const owners = new Map<string, LatinLanguage[]>();
-  for (const [language, words] of Object.entries(FUNCTION_WORDS) as Array<[LatinLanguage, string[]]>) {
-    for (const word of words) owners.set(word, [...(owners.get(word) ?? []), language]);
+  for (const table of [FUNCTION_WORDS, SUBJECT_WORDS]) {
+    for (const [language, words] of Object.entries(table) as Array<[LatinLanguage, string[]]>) {
+      for (const word of words) {
+        const languages = owners.get(word) ?? [];
+        if (!languages.includes(language)) owners.set(word, [...languages, language]);
+      }
+    }
   }
   const weights = new Map<string, Array<{ language: LatinLanguage; weight: number }>>();
   for (const [word, languages] of owners) {

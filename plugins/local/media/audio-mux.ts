@@ -5,6 +5,7 @@
  */
 import { AAC_ARGS, H264_ARGS } from './encoding-args.js';
 import { runFfmpeg } from './ffmpeg.js';
+import { wordsTagArgs, type MediaWords } from './media-words.js';
 
 export interface AudioMuxRequest {
   videoPath: string;
@@ -14,6 +15,8 @@ export interface AudioMuxRequest {
   durationSeconds: number;
   outPath: string;
   signal: AbortSignal;
+  /** What the result says (the audio's words), written into its tags. */
+  words?: MediaWords;
 }
 
 export async function muxAudio(request: AudioMuxRequest): Promise<void> {
@@ -29,7 +32,7 @@ export async function muxAudio(request: AudioMuxRequest): Promise<void> {
       '-af', 'apad',
       ...AAC_ARGS,
       '-t', request.durationSeconds.toFixed(3),
-      ...(copyVideo ? ['-movflags', '+faststart'] : []),
+      ...wordsTagArgs(request.words, 'mp4'),
       request.outPath,
     ],
     { signal: request.signal },

@@ -1,28 +1,23 @@
 /**
- * Renders one H.264 MP4 clip from a base (a still under a camera move, or an existing clip), an
- * optional caption and an optional audio track, at an exact size, frame rate and duration. Every
- * video operation of the local plugin ends here, so all of them share one encoding and one set of
- * ffmpeg quirks.
+ * Renders one H.264 MP4 clip from a base (a still under a camera move, or an existing clip, optionally
+ * colour-graded), characters' clips standing in it, an optional caption and an optional audio track, at an
+ * exact size, frame rate and duration, with the words it carries in its tags (media-words.ts). Every video
+ * operation of the local plugin ends here, so all of them share one encoding and one set of ffmpeg quirks.
  */
 import { cameraMoveFilter, type CameraMove } from './camera-move.js';
+import { characterChain, placeCharacter, type CharacterLayer } from './character-layer.js';
+import { gradeFilters, type ColourGrade } from './colour-grade.js';
 import { captionFilter } from './drawtext.js';
 import { AAC_ARGS, H264_ARGS } from './encoding-args.js';
 import { runFfmpeg } from './ffmpeg.js';
 import type { FrameSize } from './frame-size.js';
+import { wordsTagArgs, type MediaWords } from './media-words.js';
 
 /**
  * Zoompan crops whole source pixels; oversampling the source keeps slow moves from stuttering.
  * 1.25 covers the default push-in (1.18x) without upsampling and keeps 1080p renders affordable.
  */
 const OVERSAMPLE = 1.25;
-
-export interface ClipLook {
-  /** Hue rotation in degrees. */
-  hueDegrees: number;
-  /** Saturation multiplier, 1 unchanged. */
-  saturation: number;
-  mirror: boolean;
-}
 
 export type ClipBase =
   | {
@@ -32,7 +27,7 @@ export type ClipBase =
       /** Cross-faded in over the second half (first-and-last-frame guidance). */
       endImagePath?: string;
     }
-  | { kind: 'video'; videoPath: string; move?: CameraMove; look?: ClipLook };
+  | { kind: 'video'; videoPath: string; move?: CameraMove; grade?: ColourGrade };
 
 export type ClipAudio =
   /** Muxed and cut or padded with silence to the clip's duration. */
@@ -46,7 +41,13 @@ export interface ClipPlan {
   fps: number;
   durationSeconds: number;
   caption?: string;
+  /** Where the caption sits; bottom unless said. */
+  captionPosition?: 'top' | 'bottom';
   audio?: ClipAudio;
+  /** Clips composited over the base, in order. */
+  characters?: CharacterLayer[];
+  /** Written into the MP4's word tags; words a source file carried are never passed on unless given here. */
+  words?: MediaWords;
   outPath: string;
   scratchDir: string;
   signal: AbortSignal;
@@ -78,7 +79,7 @@ export async function renderClip(plan: ClipPlan): Promise<void> {
     } else {
       chain.push(cover(size, 1));
     }
-    if (plan.base.look) chain.push(...lookFilters(plan.base.look));
+    if (plan.base.grade) chain.push(...gradeFilters(plan.base.grade));
     graph.push(`[0:v]${chain.join(',')}[base]`);
   }
 
@@ -94,8 +95,16 @@ export async function renderClip(plan: ClipPlan): Promise<void> {
     video = 'blend';
   }
 
+  for (const [index, character] of (plan.characters ?? []).entries()) {
+    const clip = addInput('-stream_loop', '-1', '-i', character.videoPath);
+    const plate = character.platePath ? addInput('-loop', '1', '-framerate', String(fps), '-i', character.platePath) : undefined;
+    graph.push(...characterChain(character, clip, plate, fps, `character${index}`));
+    graph.push(placeCharacter(character.box, video, `character${index}`, `with${index}`));
+    video = `with${index}`;
+  }
+
   const finish = ['format=yuv420p'];
-  if (plan.caption) finish.unshift(await captionFilter(plan.scratchDir, plan.caption, size));
+  if (plan.caption) finish.unshift(await captionFilter(plan.scratchDir, plan.caption, size, plan.captionPosition));
   graph.push(`[${video}]${finish.join(',')}[v]`);
 
   const maps = ['-map', '[v]'];
@@ -108,7 +117,7 @@ export async function renderClip(plan: ClipPlan): Promise<void> {
   }
 
   await runFfmpeg(
-    [...inputs, '-filter_complex', graph.join(';'), ...maps, '-r', String(fps), '-t', seconds, ...H264_ARGS, ...audioArgs, plan.outPath],
+    [...inputs, '-filter_complex', graph.join(';'), ...maps, '-r', String(fps), '-t', seconds, ...H264_ARGS, ...audioArgs, ...wordsTagArgs(plan.words, 'mp4'), plan.outPath],
     { signal: plan.signal, cwd: plan.scratchDir },
   );
 }
@@ -118,10 +127,4 @@ function cover(size: FrameSize, factor: number): string {
   const width = Math.round((size.width * factor) / 2) * 2;
   const height = Math.round((size.height * factor) / 2) * 2;
   return `scale=${width}:${height}:force_original_aspect_ratio=increase,crop=${width}:${height},setsar=1`;
-}
-
-function lookFilters(look: ClipLook): string[] {
-  const filters = [`hue=h=${look.hueDegrees.toFixed(1)}:s=${look.saturation.toFixed(2)}`];
-  if (look.mirror) filters.push('hflip');
-  return filters;
 }

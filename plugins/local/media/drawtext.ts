@@ -10,7 +10,8 @@ import type { FrameSize } from './frame-size.js';
 
 let captionCounter = 0;
 
-export async function captionFilter(scratchDir: string, text: string, size: FrameSize): Promise<string> {
+/** `top` keeps clear of a caption a source clip already carries at the bottom (edits of our own clips). */
+export async function captionFilter(scratchDir: string, text: string, size: FrameSize, position: 'top' | 'bottom' = 'bottom'): Promise<string> {
   const fontSize = Math.max(10, Math.round(Math.min(size.width, size.height) * 0.05));
   const maxChars = Math.max(8, Math.floor((size.width * 0.88) / (fontSize * 0.58)));
   const lines = wrapText(text, maxChars, 2);
@@ -22,6 +23,6 @@ export async function captionFilter(scratchDir: string, text: string, size: Fram
     `drawtext=fontfile='${filterValue(SANS_FONT_FILE)}':textfile='${filterValue(path)}':expansion=none` +
     `:fontsize=${fontSize}:fontcolor=white:line_spacing=${Math.round(fontSize * 0.25)}` +
     `:box=1:boxcolor=black@0.45:boxborderw=${border}` +
-    `:x=(w-text_w)/2:y=h-text_h-${Math.round(size.height * 0.07)}`
+    `:x=(w-text_w)/2:y=${position === 'top' ? Math.round(size.height * 0.07) : `h-text_h-${Math.round(size.height * 0.07)}`}`
   );
 }

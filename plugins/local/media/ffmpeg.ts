@@ -1,7 +1,8 @@
 /**
  * The local plugin's face of the SDK's ffmpeg wrapper: the same runs and probes, with failures turned into
  * ProviderErrors whose message a client may read. The tool's own output stays on the error's `cause`
- * (a MediaToolError), which the plugin logs (see `logMediaToolFailures` in ../index.ts).
+ * (a MediaToolError), which the plugin logs (see `served` in ../index.ts). An abort kills the ffmpeg process
+ * (SIGKILL) and the call settles once it has exited.
  */
 import { MediaToolError, ProviderError, runFfmpeg as runGuardedFfmpeg, type MediaRunOptions } from '../../../src/kernel/plugin-sdk/index.js';
 import { PROVIDER_ID } from '../local-config.js';
@@ -20,7 +21,8 @@ export async function runFfmpeg(args: string[], options: RunOptions): Promise<vo
 
 /**
  * A ProviderError with `message` for the client; the MediaToolError (with stderr) rides along as `cause`.
- * Aborts (timeout, shutdown) are retryable; anything else would fail the same way again.
+ * Aborts (timeout, shutdown) are retryable; anything else would fail the same way again. A client's cancel
+ * aborts too: the kernel, which knows why it aborted, fails that request for good instead.
  */
 export function mediaFailure(error: unknown, message: string): ProviderError {
   if (ProviderError.is(error)) return error;

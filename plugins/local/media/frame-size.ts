@@ -82,3 +82,12 @@ export function sizeWithShortSide(aspect: AspectRatio, shortSide: number): Frame
   }
   return { width: even(shortSide), height: even((shortSide * aspect.height) / aspect.width) };
 }
+
+/** Outputs made from a client's video keep its shape at up to 720p, and small sources are not blown up past 144p. */
+const SOURCE_SHORT_SIDE = { min: 144, max: 720 } as const;
+
+/** The size of a video made from `source`: the asked `resolution`'s short side if any, else the source's (bounded). */
+export function sourceShapedSize(source: FrameSize, resolution?: string): FrameSize {
+  const shortSide = videoShortSide(resolution) ?? Math.max(SOURCE_SHORT_SIDE.min, Math.min(SOURCE_SHORT_SIDE.max, Math.min(source.width, source.height)));
+  return sizeWithShortSide({ width: source.width, height: source.height }, shortSide);
+}

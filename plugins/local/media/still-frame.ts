@@ -16,10 +16,13 @@ export async function writeStillFrame(imagePath: string, size: FrameSize, path: 
   await sharp(imagePath).rotate().resize(target.width, target.height, { fit: 'cover' }).removeAlpha().png().toFile(path);
 }
 
-/** A generated scene (no caption: clips draw the caption with ffmpeg so it stays sharp). */
-export async function writeSceneFrame(seed: number, size: FrameSize, path: string): Promise<void> {
+/**
+ * A generated scene of the prompt (no caption: clips draw the caption with ffmpeg so it stays sharp), so a
+ * video's frames show what its prompt names, as image.generate's pictures do.
+ */
+export async function writeSceneFrame(scene: { seed: number; prompt?: string }, size: FrameSize, path: string): Promise<void> {
   const target = withHeadroom(size);
-  await sharp(await renderSceneImage({ ...target, seed })).removeAlpha().toFile(path);
+  await sharp(await renderSceneImage({ ...target, ...scene })).removeAlpha().toFile(path);
 }
 
 function withHeadroom(size: FrameSize): FrameSize {

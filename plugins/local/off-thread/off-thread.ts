@@ -14,6 +14,17 @@ export class SynthesisError extends Error {
   }
 }
 
+/**
+ * An abort (timeout, shutdown, the client's cancel) comes from the kernel, not from the job, so it may be
+ * retried, like an aborted ffmpeg run; other job errors stay unclassified (a defect, logged, not retried).
+ */
+class SynthesisAborted extends SynthesisError {
+  readonly retryable = true;
+  constructor(job: SynthesisJobName) {
+    super('AbortError', `${job} synthesis was aborted`);
+  }
+}
+
 type ThreadMessage<Result> = { result: Result } | { error: { name: string; message: string } };
 
 export function runOffThread<Name extends SynthesisJobName>(
@@ -21,7 +32,7 @@ export function runOffThread<Name extends SynthesisJobName>(
   request: SynthesisJobs[Name]['request'],
   signal: AbortSignal,
 ): Promise<SynthesisJobs[Name]['result']> {
-  if (signal.aborted) return Promise.reject(new SynthesisError('AbortError', `${name} synthesis was aborted`));
+  if (signal.aborted) return Promise.reject(new SynthesisAborted(name));
   return new Promise((resolve, reject) => {
     const thread = new Worker(new URL('./synthesis-thread.mjs', import.meta.url), { workerData: { name, request } });
     let settled = false;
@@ -31,15 +42,16 @@ export function runOffThread<Name extends SynthesisJobName>(
       signal.removeEventListener('abort', onAbort);
       action();
     };
-    const onAbort = (): void => {
-      settle(() => reject(new SynthesisError('AbortError', `${name} synthesis was aborted`)));
-      void thread.terminate();
-    };
+    // The thread is terminated, not left to finish (a render of minutes would keep a core busy), and the call
+    // settles on its exit: once the caller hears of the abort, nothing of the job runs any more.
+    const onAbort = (): void => void thread.terminate();
     signal.addEventListener('abort', onAbort, { once: true });
     thread.once('message', (message: ThreadMessage<SynthesisJobs[Name]['result']>) => {
       settle(() => ('result' in message ? resolve(message.result) : reject(new SynthesisError(message.error.name, message.error.message))));
     });
     thread.once('error', (error) => settle(() => reject(error)));
-    thread.once('exit', (code) => settle(() => reject(new SynthesisError('Error', `${name} synthesis thread exited with code ${code}`))));
+    thread.once('exit', (code) =>
+      settle(() => reject(signal.aborted ? new SynthesisAborted(name) : new SynthesisError('Error', `${name} synthesis thread exited with code ${code}`))),
+    );
   });
 }

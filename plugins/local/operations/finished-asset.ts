@@ -1,6 +1,7 @@
 /**
  * The common head of every finished local asset output: a task id, the asset type, `succeeded`,
- * and who made it. Operation-specific fields (URLs, durations, costs) come in between.
+ * and who made it. Operation-specific fields (URLs, durations, costs) come in between. `model` is the
+ * route's `publicName`, which the plugin sets to the local renderer's name (index.ts, renderers.ts).
  */
 import type { JsonObject, RoutedModel } from '../../../src/kernel/plugin-sdk/index.js';
 import { PROVIDER_ID, type LocalContext } from '../local-config.js';

@@ -1,17 +1,18 @@
 /**
- * image.edit: a visible, deterministic edit of the source image: a colour grade seeded by the
- * prompt and the prompt drawn as a caption along the top (sources often carry text at the bottom). The size follows aspect_ratio/resolution when given,
- * else the source's.
+ * image.edit: the source image graded as the prompt's cues ask (night, sunset, a season, a colour word,
+ * black and white: see media/colour-grade.ts) with the prompt drawn as a caption along the top (sources often
+ * carry text at the bottom). A change the cues do not cover (adding or removing things) is not made: the
+ * caption is then the only mark of the edit. The size follows aspect_ratio/resolution when given, else the
+ * source's.
  */
 import sharp from 'sharp';
 import type { JsonObject, RoutedModel, StartResult } from '../../../src/kernel/plugin-sdk/index.js';
 import { readString } from '../input-fields.js';
 import type { LocalContext, LocalHandler } from '../local-config.js';
-import { hsl, toHex } from '../media/colour.js';
+import { gradeFromPrompt } from '../media/colour-grade.js';
 import { imageFrameSize, parseAspectRatio, type FrameSize } from '../media/frame-size.js';
 import { captionOverlays } from '../media/image-caption.js';
 import { fetchInputToFile, invalidInput, requireImage } from '../media/input-media.js';
-import { createRandom, seedFrom } from '../media/seeded-random.js';
 import { finishedAsset } from './finished-asset.js';
 
 export const imageEdit: LocalHandler = {
@@ -23,19 +24,10 @@ export const imageEdit: LocalHandler = {
     const decoded = await requireImage(source);
     const size = targetSize(decoded, readString(input, 'aspect_ratio'), readString(input, 'resolution'));
 
-    const random = createRandom(seedFrom(prompt));
-    const tint = hsl(random.range(0, 360), 0.7, 0.5);
-    const grade = Buffer.from(
-      `<svg xmlns="http://www.w3.org/2000/svg" width="${size.width}" height="${size.height}">` +
-        `<rect width="100%" height="100%" fill="${toHex(tint)}" fill-opacity="0.55"/></svg>`,
-    );
-    const graded = await sharp(source.path)
-      .rotate()
-      .resize(size.width, size.height, { fit: 'cover' })
-      .modulate({ saturation: 1.2, hue: Math.round(random.range(-40, 40)) })
-      .composite([{ input: grade, blend: 'soft-light' }])
-      .png()
-      .toBuffer();
+    const grade = gradeFromPrompt(prompt);
+    let image = sharp(source.path).rotate().resize(size.width, size.height, { fit: 'cover' }).removeAlpha();
+    if (grade) image = image.modulate({ saturation: grade.saturation }).linear(grade.gain, grade.offset);
+    const graded = await image.png().toBuffer();
     const png = prompt
       ? await sharp(graded).composite(await captionOverlays(prompt, size.width, size.height, 'top')).png().toBuffer()
       : graded;

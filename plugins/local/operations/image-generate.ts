@@ -1,6 +1,7 @@
 /**
- * image.generate: a seeded scene with the prompt drawn on it, at the size the aspect ratio and
- * resolution ask for; a first reference image is blended in and shown as an inset.
+ * image.generate: a scene laid out, lit and coloured by the prompt's cues (setting, time of day, colour
+ * words: see media/scene-image.ts) with the prompt drawn on it, at the size the aspect ratio and resolution
+ * ask for; a first reference image is blended in and shown as an inset.
  */
 import sharp, { type OverlayOptions } from 'sharp';
 import type { JsonObject, RoutedModel, StartResult } from '../../../src/kernel/plugin-sdk/index.js';
@@ -27,6 +28,8 @@ export const imageGenerate: LocalHandler = {
     const png = await renderSceneImage({
       ...size,
       seed: seedFrom(prompt, readString(input, 'style'), readString(input, 'quality')),
+      // A style hint ("watercolour, at night") may carry cues of its own.
+      prompt: [prompt, readString(input, 'style')].filter(Boolean).join(', '),
       caption: prompt,
       layers,
     });

@@ -8,6 +8,7 @@ import { readString } from '../input-fields.js';
 import type { LocalContext, LocalHandler } from '../local-config.js';
 import { muxAudio } from '../media/audio-mux.js';
 import { fetchInputToFile, invalidInput, requireAudio, requireVideo } from '../media/input-media.js';
+import { readKnownWords } from '../media/media-words.js';
 import { finishedAsset, hostMp4 } from './finished-asset.js';
 
 export const lipsyncGenerate: LocalHandler = {
@@ -20,6 +21,8 @@ export const lipsyncGenerate: LocalHandler = {
     const decodedVideo = await requireVideo(ctx, video);
     const decodedAudio = await requireAudio(ctx, audio);
     const duration = decodedAudio.durationSeconds;
+    // The clip now says the audio's words (a narration's text, a sample's transcript), where they are known.
+    const [spoken, pictured] = await Promise.all([readKnownWords(ctx, audio.path), readKnownWords(ctx, video.path)]);
     const outPath = join(await ctx.scratchDir(), 'lipsync.mp4');
     await muxAudio({
       videoPath: video.path,
@@ -29,6 +32,7 @@ export const lipsyncGenerate: LocalHandler = {
       durationSeconds: duration,
       outPath,
       signal: ctx.signal,
+      words: { words: spoken?.words, prompt: pictured?.prompt },
     });
     const hostedVideoUrl = await hostMp4(ctx, outPath);
     // Last use of the audio file: storage may move it rather than copy it.
@@ -37,8 +41,8 @@ export const lipsyncGenerate: LocalHandler = {
       done: finishedAsset('video', route, {
         video_url: hostedVideoUrl,
         audio_url: hostedAudio.url,
-        // Lip sync is priced per started second of output, and the output lasts as long as the audio.
-        exact_cost_credits: Math.max(1, Math.ceil(duration)),
+        // The output lasts as long as the audio: that is the length the lipsync.generate manifest settles on.
+        usage: { output_seconds: duration },
       }),
     };
   },

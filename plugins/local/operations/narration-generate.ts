@@ -1,6 +1,7 @@
 /**
  * narration.generate: real speech of `text` by espeak-ng (WASM), encoded as MP3; character
- * timestamps when include_timestamps is set. Answered at once, without a task id.
+ * timestamps when include_timestamps is set. Answered at once, without a task id. The MP3 carries the text in
+ * its tags (media/media-words.ts): subtitles of a lip-synced clip made from it show these words.
  */
 import { join } from 'node:path';
 import type { JsonObject, RoutedModel, StartResult } from '../../../src/kernel/plugin-sdk/index.js';
@@ -28,7 +29,7 @@ export const narrationGenerate: LocalHandler = {
     });
     const speech = await speak(ctx, text, choice);
     const outPath = join(await ctx.scratchDir(), 'narration.mp3');
-    await writeMp3(speech, outPath, ctx.signal);
+    await writeMp3(speech, outPath, ctx.signal, { words: text });
     const hosted = await ctx.blobs.putFile(outPath, 'audio/mpeg', 'mp3');
     return {
       done: {

@@ -15,7 +15,7 @@ import {
   type CameraMove,
 } from '../media/camera-move.js';
 import { renderClip, type ClipAudio, type ClipBase } from '../media/clip-render.js';
-import { sizeWithShortSide, type FrameSize } from '../media/frame-size.js';
+import { sourceShapedSize, type FrameSize } from '../media/frame-size.js';
 import {
   fetchInputToFile,
   invalidInput,
@@ -25,14 +25,12 @@ import {
   type DecodedVideo,
   type FetchedInput,
 } from '../media/input-media.js';
+import { readKnownWords } from '../media/media-words.js';
 import { createRandom } from '../media/seeded-random.js';
 import { writeStillFrame } from '../media/still-frame.js';
 import { finishedAsset, hostMp4 } from './finished-asset.js';
 
 const DEFAULT_DURATION_SECONDS = 5;
-/** Outputs keep the source's shape at up to 720p; small sources are not blown up. */
-const MAX_SHORT_SIDE = 720;
-const MIN_SHORT_SIDE = 144;
 
 export const smartmotionGenerate: LocalHandler = {
   async start(input: JsonObject, ctx: LocalContext, route: RoutedModel): Promise<StartResult> {
@@ -46,12 +44,14 @@ export const smartmotionGenerate: LocalHandler = {
     let size: FrameSize;
     let audio: ClipAudio | undefined;
     const video = await videoOrNothing(ctx, source, readString(input, 'content_type'));
+    // The camera moves over the same picture and sound: a clip's known words stay with it.
+    const words = video ? await readKnownWords(ctx, source.path) : undefined;
     if (video) {
-      size = outputSize({ width: video.video.width, height: video.video.height });
+      size = sourceShapedSize({ width: video.video.width, height: video.video.height });
       base = { kind: 'video', videoPath: source.path, move };
       audio = video.audio ? { kind: 'source' } : undefined;
     } else {
-      size = outputSize(await requireImage(source));
+      size = sourceShapedSize(await requireImage(source));
       const imagePath = join(scratchDir, 'still.png');
       await writeStillFrame(source.path, size, imagePath);
       base = { kind: 'still', imagePath, move };
@@ -63,6 +63,7 @@ export const smartmotionGenerate: LocalHandler = {
       audio,
       fps: resolveLocalConfig(ctx.config).videoFps,
       durationSeconds: duration,
+      words: { words: audio ? words?.words : undefined, prompt: words?.prompt },
       outPath,
       scratchDir,
       signal: ctx.signal,
@@ -111,7 +112,3 @@ async function videoOrNothing(ctx: LocalContext, source: FetchedInput, declaredT
   }
 }
 
-function outputSize(source: FrameSize): FrameSize {
-  const shortSide = Math.max(MIN_SHORT_SIDE, Math.min(MAX_SHORT_SIDE, Math.min(source.width, source.height)));
-  return sizeWithShortSide({ width: source.width, height: source.height }, shortSide);
-}

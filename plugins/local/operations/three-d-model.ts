@@ -1,24 +1,28 @@
 /**
- * three_d.model.generate: a valid GLB built from the source images (the first one textures the
- * model and sets its proportions; their average colour, or texture_base_color, colours the rest),
- * with a PNG preview. Raw artifacts: the texture and a self-contained .gltf of the same model.
+ * three_d.model.generate: a valid GLB built from the source images: a relief of the first one (its subject
+ * raised from its backdrop, the image as the texture: three-d/relief-mesh.ts), in its proportions; the
+ * average colour of all of them, or texture_base_color, colours the back and sides. Only the front comes
+ * from the picture: other views are not fused into a full 3D shape. With a PNG preview (the relief shaded).
+ * Raw artifacts: the texture and a self-contained .gltf of the same model.
  */
 import sharp from 'sharp';
 import type { JsonObject, RoutedModel, StartResult } from '../../../src/kernel/plugin-sdk/index.js';
 import { readString, readStringList } from '../input-fields.js';
 import type { LocalContext, LocalHandler } from '../local-config.js';
-import { hsl, parseHexColour, type Rgb } from '../media/colour.js';
-import { fetchInputToFile, requireImage } from '../media/input-media.js';
+import { parseHexColour } from '../media/colour.js';
+import { fetchInputToFile, invalidInput, requireImage } from '../media/input-media.js';
 import { averageColour } from '../media/average-colour.js';
-import { createRandom, seedFrom } from '../media/seeded-random.js';
 import { writeEmbeddedGltf, writeGlb } from '../three-d/gltf-assembly.js';
 import { renderModelPreview } from '../three-d/model-preview.js';
 import { buildObjectModel } from '../three-d/object-model.js';
+import { heightFieldFromImage, type HeightField } from '../three-d/relief-mesh.js';
 import { finishedAsset } from './finished-asset.js';
 
 const DEFAULT_ASSET_KIND = 'object';
 const MAX_SOURCE_IMAGES = 4;
 const TEXTURE_SIZE = 1024;
+/** Grid cells along the relief's longer side: 129 × 129 vertices at most, fine enough to read the subject. */
+const RELIEF_CELLS = 128;
 
 export const threeDModelGenerate: LocalHandler = {
   async start(input: JsonObject, ctx: LocalContext, route: RoutedModel): Promise<StartResult> {
@@ -34,23 +38,20 @@ export const threeDModelGenerate: LocalHandler = {
         }),
     );
     const [first] = sources;
-    const texture = first
-      ? await sharp(first.path).rotate().resize(TEXTURE_SIZE, TEXTURE_SIZE, { fit: 'inside', withoutEnlargement: true }).png().toBuffer()
-      : undefined;
-    const baseColour =
-      parseHexColour(readString(input, 'texture_base_color')) ??
-      (sources.length > 0 ? await averageColour(sources.map((source) => source.path)) : seededColour(name));
+    if (!first) throw invalidInput('source_image_urls needs at least one image');
+    const texture = await sharp(first.path).rotate().resize(TEXTURE_SIZE, TEXTURE_SIZE, { fit: 'inside', withoutEnlargement: true }).png().toBuffer();
+    const relief = await reliefOf(first.path, first.aspect);
+    const baseColour = parseHexColour(readString(input, 'texture_base_color')) ?? (await averageColour(sources.map((source) => source.path)));
 
-    const model = buildObjectModel({ name, assetKind, aspect: first?.aspect ?? 1, baseColour, texture });
+    const model = buildObjectModel({ name, assetKind, aspect: first.aspect, baseColour, texture, relief });
     const [glb, gltf, preview] = await Promise.all([
       writeGlb(model.document),
       writeEmbeddedGltf(model.document),
-      renderModelPreview(model.size, baseColour, texture),
+      renderModelPreview(model.size, baseColour, texture, relief),
     ]);
     const hostedModel = await ctx.blobs.put(glb, 'model/gltf-binary', 'glb');
     const hostedPreview = await ctx.blobs.put(preview, 'image/png', 'png');
-    const rawArtifacts = [await ctx.blobs.put(gltf, 'model/gltf+json', 'gltf')];
-    if (texture) rawArtifacts.unshift(await ctx.blobs.put(texture, 'image/png', 'png'));
+    const rawArtifacts = [await ctx.blobs.put(texture, 'image/png', 'png'), await ctx.blobs.put(gltf, 'model/gltf+json', 'gltf')];
     return {
       done: finishedAsset('3d_model', route, {
         model_url: hostedModel.url,
@@ -62,7 +63,10 @@ export const threeDModelGenerate: LocalHandler = {
   },
 };
 
-
-function seededColour(name: string): Rgb {
-  return hsl(createRandom(seedFrom(name)).range(0, 360), 0.55, 0.55);
+/** The image sampled once per relief vertex (EXIF orientation applied, transparency kept). */
+async function reliefOf(imagePath: string, aspect: number): Promise<HeightField> {
+  const columns = aspect >= 1 ? RELIEF_CELLS : Math.max(2, Math.round(RELIEF_CELLS * aspect));
+  const rows = aspect >= 1 ? Math.max(2, Math.round(RELIEF_CELLS / aspect)) : RELIEF_CELLS;
+  const rgba = await sharp(imagePath).rotate().resize(columns + 1, rows + 1, { fit: 'fill' }).toColourspace('srgb').ensureAlpha().raw().toBuffer();
+  return heightFieldFromImage(rgba, columns, rows);
 }

@@ -2,7 +2,8 @@
  * video.generate: an H.264 clip of exactly `duration` seconds. Frame guidance (image_url or
  * first_frame_url, optionally a last frame) becomes a slow push-in over that image that dissolves
  * into the last frame; a reference clip is reframed; otherwise a generated scene drifts under the
- * camera. The prompt is drawn as a caption. Audio is only present when audio_url is given.
+ * camera, its setting, light and colours taken from the prompt. The prompt is drawn as a caption.
+ * Audio is only present when audio_url is given.
  */
 import { join } from 'node:path';
 import type { JsonObject, RoutedModel, StartResult } from '../../../src/kernel/plugin-sdk/index.js';
@@ -12,6 +13,7 @@ import { gentleDollyIn } from '../media/camera-move.js';
 import { renderClip, type ClipAudio, type ClipBase } from '../media/clip-render.js';
 import { parseAspectRatio, videoFrameSize, type FrameSize } from '../media/frame-size.js';
 import { fetchInputToFile, requireAudio, requireImage, requireVideo } from '../media/input-media.js';
+import { readKnownWords } from '../media/media-words.js';
 import { createRandom, seedFrom } from '../media/seeded-random.js';
 import { writeSceneFrame, writeStillFrame } from '../media/still-frame.js';
 import { finishedAsset, hostMp4 } from './finished-asset.js';
@@ -29,6 +31,7 @@ export const videoGenerate: LocalHandler = {
     const seed = seedFrom(prompt, readNumber(input, 'seed'));
     const base = await chooseBase(ctx, input, size, seed, scratchDir);
     const audio = await chooseAudio(ctx, input);
+    const spoken = audio?.kind === 'file' ? await readKnownWords(ctx, audio.path) : undefined;
     const outPath = join(scratchDir, 'video.mp4');
     await renderClip({
       base,
@@ -37,6 +40,7 @@ export const videoGenerate: LocalHandler = {
       durationSeconds: duration,
       caption: prompt,
       audio,
+      words: { words: spoken?.words, prompt },
       outPath,
       scratchDir,
       signal: ctx.signal,
@@ -74,7 +78,7 @@ async function chooseBase(
     return { kind: 'video', videoPath: clip.path, move: gentleDollyIn(random) };
   }
   const imagePath = join(scratchDir, 'scene.png');
-  await writeSceneFrame(seed, size, imagePath);
+  await writeSceneFrame({ seed, prompt: readString(input, 'prompt') }, size, imagePath);
   return { kind: 'still', imagePath, move: gentleDollyIn(random) };
 }
 

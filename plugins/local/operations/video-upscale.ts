@@ -10,6 +10,7 @@ import { AAC_ARGS, H264_ARGS, even } from '../media/encoding-args.js';
 import { runFfmpeg } from '../media/ffmpeg.js';
 import { videoShortSide, type FrameSize } from '../media/frame-size.js';
 import { fetchInputToFile, invalidInput, requireVideo } from '../media/input-media.js';
+import { readKnownWords, wordsTagArgs } from '../media/media-words.js';
 import { finishedAsset, hostMp4 } from './finished-asset.js';
 
 const ALLOWED_FACTORS = [1, 2, 4];
@@ -30,6 +31,8 @@ export const videoUpscale: LocalHandler = {
     const filters = [`scale=${size.width}:${size.height}:flags=lanczos`, 'setsar=1'];
     if (targetFps && targetFps > 0) filters.push(`fps=${Math.min(120, targetFps)}`);
     filters.push('format=yuv420p');
+    // Same picture and sound, larger: the words the source carries stay with it.
+    const words = await readKnownWords(ctx, source.path);
     const outPath = join(await ctx.scratchDir(), 'upscaled.mp4');
     await runFfmpeg(
       [
@@ -38,6 +41,7 @@ export const videoUpscale: LocalHandler = {
         '-vf', filters.join(','),
         ...H264_ARGS,
         ...(decoded.audio ? AAC_ARGS : ['-an']),
+        ...wordsTagArgs(words, 'mp4'),
         outPath,
       ],
       { signal: ctx.signal },
@@ -47,7 +51,8 @@ export const videoUpscale: LocalHandler = {
       done: finishedAsset('video', route, {
         video_url: hostedVideoUrl,
         requested_model: route.model,
-        exact_cost_credits: exactCostCredits(decoded.durationSeconds, inputSize, size),
+        // Scaling keeps the length: the source's probed seconds are the output's, which the manifest settles on.
+        usage: { output_seconds: decoded.durationSeconds },
       }),
     };
   },
@@ -65,15 +70,4 @@ function outputSize(input: FrameSize, targetResolution: string | undefined, fact
   }
   scale = Math.min(scale, MAX_SHORT_SIDE / inputShort);
   return { width: even(input.width * scale), height: even(input.height * scale) };
-}
-
-/**
- * The credits charged at submission are an estimate (the kernel cannot know the clip's length
- * before it is probed); this is the settled price: probed seconds × a scale factor (1 for no
- * enlargement, 2 up to 2x, 4 beyond), rounded up, and never below one credit.
- */
-function exactCostCredits(durationSeconds: number, input: FrameSize, output: FrameSize): number {
-  const scale = Math.min(output.width, output.height) / Math.min(input.width, input.height);
-  const factor = scale <= 1.01 ? 1 : scale <= 2.01 ? 2 : 4;
-  return Math.max(1, Math.ceil(durationSeconds * factor));
 }

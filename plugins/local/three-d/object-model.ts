@@ -1,58 +1,60 @@
 /**
- * The "image-to-3D" stand-in: a slab shaped by the source image's proportions (characters stand
- * tall), the image on its front and back, the sides in the base colour. Sits on the ground (y = 0),
- * one unit (metre) on its longest side.
+ * The "image-to-3D" stand-in: a relief built from the source image (three-d/relief-mesh.ts): its subject
+ * raised from a back plate, the image as the front's texture, back and sides in the base colour. Sized by
+ * the image's proportions, one unit (metre) on its longest side, or 1.8 m tall for a character; it stands
+ * on the ground (y = 0) facing +z. A relief is what one picture can honestly give: the far side is flat.
  */
 import { Document } from '@gltf-transform/core';
 import type { Rgb } from '../media/colour.js';
 import { addMesh, linearFactor } from './gltf-assembly.js';
-import { boxMesh, type Vec3 } from './box-mesh.js';
+import type { Vec3 } from './box-mesh.js';
+import { reliefMesh, type HeightField } from './relief-mesh.js';
 
 export interface ObjectModelRequest {
   name: string;
   assetKind: string;
-  /** Width / height of the source image; 1 without one. */
+  /** Width / height of the source image. */
   aspect: number;
   baseColour: Rgb;
-  /** PNG shown on the front and back faces. */
-  texture?: Buffer;
+  /** PNG on the relief's front. */
+  texture: Buffer;
+  relief: HeightField;
 }
 
 export interface ObjectModel {
   document: Document;
-  /** Width, height, depth in metres. */
+  /** Width, height and relief depth in metres. */
   size: Vec3;
 }
 
+const CHARACTER_HEIGHT = 1.8;
+/** How far the relief stands out, as a share of the smaller side. */
+const RELIEF_DEPTH = 0.3;
+
 export function objectDimensions(assetKind: string, aspect: number): Vec3 {
-  if (assetKind === 'character') return [0.6, 1.8, 0.3];
+  if (assetKind === 'character') return [CHARACTER_HEIGHT * aspect, CHARACTER_HEIGHT, CHARACTER_HEIGHT * aspect * RELIEF_DEPTH];
   const width = aspect >= 1 ? 1 : aspect;
   const height = aspect >= 1 ? 1 / aspect : 1;
-  return [width, height, Math.max(0.1, Math.min(width, height) * 0.35)];
+  return [width, height, Math.min(width, height) * RELIEF_DEPTH];
 }
 
 export function buildObjectModel(request: ObjectModelRequest): ObjectModel {
   const document = new Document();
   document.createBuffer();
   const size = objectDimensions(request.assetKind, request.aspect);
-  const centre: Vec3 = [0, size[1] / 2, 0];
-  const sides = document
+  const mesh = reliefMesh(request.relief, size);
+  const texture = document.createTexture('source').setImage(new Uint8Array(request.texture)).setMimeType('image/png');
+  const front = document.createMaterial('relief').setBaseColorTexture(texture).setRoughnessFactor(0.6).setMetallicFactor(0);
+  const shell = document
     .createMaterial('sides')
     .setBaseColorFactor(linearFactor(request.baseColour))
     .setRoughnessFactor(0.75)
     .setMetallicFactor(0);
-  const faces = document.createMaterial('faces').setRoughnessFactor(0.6).setMetallicFactor(0);
-  if (request.texture) {
-    const texture = document.createTexture('source').setImage(new Uint8Array(request.texture)).setMimeType('image/png');
-    faces.setBaseColorTexture(texture);
-  } else {
-    faces.setBaseColorFactor(linearFactor(request.baseColour));
-  }
-  const mesh = addMesh(document, request.name, [
-    { mesh: boxMesh(size, centre, ['front', 'back']), material: faces },
-    { mesh: boxMesh(size, centre, ['left', 'right', 'top', 'bottom']), material: sides },
+  const gltfMesh = addMesh(document, request.name, [
+    { mesh: mesh.front, material: front },
+    { mesh: mesh.shell, material: shell },
   ]);
-  const node = document.createNode(request.name).setMesh(mesh).setExtras({ asset_kind: request.assetKind });
+  const node = document.createNode(request.name).setMesh(gltfMesh).setExtras({ asset_kind: request.assetKind });
   document.createScene('scene').addChild(node);
   document.getRoot().setDefaultScene(document.getRoot().listScenes()[0]);
   return { document, size };

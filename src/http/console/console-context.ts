@@ -22,5 +22,5 @@ export interface ConsolePage {
   /** Trusted HTML built with the `html` template tag of `./html.ts` (which escapes interpolated values). */
   body: string | SafeHtml;
   /** Which navigation item is active. */
-  section?: 'requests' | 'keys' | 'credits' | 'webhooks' | 'apps' | 'account';
+  section?: 'requests' | 'workspaces' | 'keys' | 'credits' | 'webhooks' | 'apps' | 'account';
 }

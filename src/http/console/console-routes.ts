@@ -10,8 +10,11 @@ import { addAccountPage, addLoginRoutes, consoleSession, csrfProtection } from '
 import { addCreditsPage } from './pages/credits-page.js';
 import { addKeysPages } from './pages/keys-page.js';
 import { addOAuthConsoleRoutes } from './pages/linked-apps-page.js';
+import { addProjectPage } from './pages/project-page.js';
 import { addRequestsPages } from './pages/requests-page.js';
 import { addWebhooksPages } from './pages/webhooks-page.js';
+import { addWorkspacesPages } from './pages/workspaces-page.js';
+import { addWorldPage } from './pages/world-page.js';
 
 export function addConsoleRoutes(router: Router, gateway: Gateway): void {
   // Both are idempotent per request, so routes that also list them (the sign-in pages) run them once.
@@ -27,4 +30,7 @@ export function addConsoleRoutes(router: Router, gateway: Gateway): void {
   addCreditsPage(router, gateway);
   addWebhooksPages(router, gateway);
   addOAuthConsoleRoutes(router, gateway);
+  addWorkspacesPages(router, gateway);
+  addProjectPage(router, gateway);
+  addWorldPage(router, gateway);
 }

@@ -11,6 +11,7 @@ import { html, trustedHtml, type SafeHtml } from './html.js';
 
 const navigation: { section: NonNullable<ConsolePage['section']>; href: string; label: string }[] = [
   { section: 'requests', href: '/console/requests', label: 'Requests' },
+  { section: 'workspaces', href: '/console/workspaces', label: 'Workspaces' },
   { section: 'keys', href: '/console/keys', label: 'API keys' },
   { section: 'credits', href: '/console/credits', label: 'Credits' },
   { section: 'webhooks', href: '/console/webhooks', label: 'Webhooks' },

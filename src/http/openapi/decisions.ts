@@ -26,16 +26,42 @@ export const apiDecisions = `
   \`MG_IDEMPOTENCY_IN_FLIGHT\` with \`Retry-After\`. Requests rejected before anything is written (validation, 402)
   do not consume the key.
 - **Transitions**: \`queued -> processing\` when a worker claims the request (\`startedAtMs\` set) and while the downstream
-  task runs (\`output\` then carries \`task_id\`, \`status\`, \`provider\`, \`model\`); \`processing -> succeeded|failed\` when
+  task runs (\`output\` then carries \`task_id\`, \`status\`, \`provider\` and, except while the offline \`local\`
+  provider renders, \`model\`); \`processing -> succeeded|failed\` when
   the provider finishes, fails, or the operation's give-up time passes. A request whose provider is temporarily down may go
   back to \`queued\` until it can start. Failed requests are refunded in full.
-- **Credits** are debited at create time, in the same transaction that stores the request. Operations whose vendor reports an
-  exact cost (\`exact_cost_credits\`) are settled to it when they finish. Status and poll calls spend nothing.
-- **Polling**: \`poll_after_ms\` comes from the operation's polling strategy; the request object carries \`urls.get\`.
+- **Workspace links**: inputs that name workspace objects (\`three_d.model.generate\`: \`character_id\`, \`object_id\`,
+  \`universe_id\`, \`workspace_id\`; \`three_d.location.generate\`: \`location_id\`, \`zone_id\`, \`universe_id\`,
+  \`workspace_id\`, \`project_id\`) are checked at create before any debit: 404 \`MG_WORKSPACE_OBJECT_NOT_FOUND\` for an
+  object the caller cannot see, 422 when the kind is wrong or they do not fit together (the asset in another universe, the
+  zone in another location). A developer API key may name its own account's workspace objects; an OAuth client acts as its
+  user, who needs the editor role and a token with \`workspace:write\` (403 otherwise). When the request succeeds, its hosted
+  artifacts (every \`*_url\` / \`*_urls\` of the output) are linked to the named character/object/location/zone (or the
+  universe when no asset is named) and the request is recorded on the project, in the transaction that finishes it.
+- **Credits** are debited at create time, in the same transaction that stores the request; the price comes from the
+  operation manifest's credit rule alone. Operations whose manifest has a settle rule (\`video.upscale\`,
+  \`lipsync.generate\`) are re-priced by the same rule from the usage the vendor measured (\`output.usage\`) when they
+  finish: the difference is refunded, or charged if the balance allows (else the quote stands); \`output.exact_cost_credits\`
+  says what the rule gave. A single request's answer lists its ledger entries (\`credits\`). Status and poll calls spend nothing.
+- **Polling**: \`poll_after_ms\` is the first check delay of the operation's polling strategy for the provider serving
+  the request (manifest \`polling\`, with \`polling.providers.<id>\` over it: the offline \`local\` renderer is told as
+  its render time); the create answer, the MCP create tool and the request object (while queued or processing) give
+  the same value. The request object carries \`urls.get\`.
+- **Waiting instead of polling**: \`Prefer: wait=N\` (RFC 7240, N at most 60 s) on \`GET /api/v1/requests/{id}\`
+  holds the poll until the request succeeds or fails and answers at that moment (at once if it already has); out of time
+  it answers with the current state. Every poll answer carries a weak \`ETag\` of the request's state (\`Cache-Control:
+  private, no-cache\`): with \`If-None-Match\` the poll answers 304 without a body while nothing changed, and with both
+  headers it is held until the state differs from the one the client holds (304 when the wait ends first).
+  \`Preference-Applied: wait=N\` says the wait was honoured; an API process that holds \`watches.max_per_process\` waits
+  answers at once without it. \`GET /api/v1/requests/{id}/events\` streams the request's states as server-sent events
+  (each the poll's answer, \`id:\` its state tag), ending after the terminal one; \`Last-Event-ID\` resumes without
+  repeats, and 204 tells a client that holds the terminal state to stop. Waiters wake from change notices (a RabbitMQ
+  fanout across processes), never from a query per waiter; a slow batched re-check covers lost notices.
 - **Hosted files** are served at \`{public_url}/files/...\` without an API key (unguessable paths, like CDN URLs), with
   \`Content-Length\` and byte ranges, for the 7-day retention period.
 - **Beyond the spec**: \`GET /api/v1/requests\` lists the key's requests (cursor pages, filters),
-  \`POST /api/v1/requests/{id}/cancel\` cancels a queued or processing request (vendor task cancelled where supported,
+  \`POST /api/v1/requests/{id}/cancel\` cancels a queued or processing request (a local render or an upload under way
+  in the answering process is stopped, a vendor task cancelled where supported,
   request failed with "the request was cancelled by the client", full refund), \`POST /api/v1/estimates\` prices a
   create without writing anything, and \`Prefer: wait=N\` (at most 60 s) on create answers with the finished request.
 - **Webhooks** follow Standard Webhooks: headers \`webhook-id\` (the same on every attempt of one delivery),
@@ -53,7 +79,9 @@ export const apiDecisions = `
 - **Vendor submissions** are sent at most once: when the outcome of a submission is unknown (timeout after the bytes
   left, reset connection, 5xx other than 503) the gateway looks the job up at the vendor where it can, and otherwise
   fails the request with a full refund; it never resends it or falls back to another provider.
-- **Who served a request**: \`output.provider\` is always the plugin that served it; in production a synthetic provider
+- **Who served a request**: \`output.provider\` is always the plugin that served it, and when the offline \`local\`
+  provider served it \`output.model\` names its renderer (\`local-image\`, \`local-video\`, \`local-prompt-template\`...),
+  never the vendor model the request was routed to (that stays in \`input\`); in production a synthetic provider
   never stands in for a vendor (503 \`MG_PROVIDER_UNAVAILABLE\` at create when no vendor can serve the model).
 - **Rate limits**: per key and minute, creates and reads apart; \`RateLimit-Limit\`, \`RateLimit-Remaining\`,
   \`RateLimit-Reset\` on every answer; 429 \`MG_RATE_LIMITED\` with \`Retry-After\` past the limit; shared across API

@@ -1,6 +1,11 @@
-/** One create schema and one output schema per manifest, named `Create_<operation>` and `Output_<operation>`. */
-import type { OperationDefinition, OperationManifest } from '../../kernel/manifests/index.js';
-import { schemaName, type Schema } from './schema-refs.js';
+/**
+ * Per manifest: the create body `Create_<operation>`, the finished output `Output_<operation>` and the request
+ * object `RequestObject_<operation>` whose `output` is typed by that operation.
+ */
+import { renderExamples, type OperationDefinition, type OperationManifest } from '../../kernel/manifests/index.js';
+import { ref, schemaName, type Schema } from './schema-refs.js';
+import { requestObjectFields } from './shared-schemas.js';
+import { withoutValidatorKeywords } from './validator-keywords.js';
 
 function describeModels(manifest: OperationManifest): string[] {
   return Object.entries(manifest.routing.models).map(([value, route]) => {
@@ -15,7 +20,7 @@ function describeModels(manifest: OperationManifest): string[] {
   });
 }
 
-function createSchema(manifest: OperationManifest): Schema {
+function createSchema(manifest: OperationManifest, publicUrl: string): Schema {
   return {
     type: 'object',
     title: manifest.operation,
@@ -24,19 +29,47 @@ function createSchema(manifest: OperationManifest): Schema {
     additionalProperties: false,
     ...(manifest.deprecated ? { deprecated: true } : {}),
     properties: {
-      operation: { const: manifest.operation },
-      input: manifest.input,
+      operation: { type: 'string', const: manifest.operation },
+      input: withoutValidatorKeywords(manifest.input),
       webhook_url: { type: 'string', format: 'uri', description: 'Receives a delivery when the request reaches a terminal state.' },
     },
-    ...(manifest.examples?.length ? { examples: manifest.examples.map((input) => ({ operation: manifest.operation, input })) } : {}),
+    ...(manifest.examples?.length ? { examples: renderExamples(manifest, publicUrl).map((input) => ({ operation: manifest.operation, input })) } : {}),
   };
 }
 
-export function buildOperationSchemas(definitions: OperationDefinition[]): Record<string, Schema> {
+/**
+ * The request object of one operation, with `output` typed by it. `RequestObject` is the `oneOf` of these, told apart
+ * by `operation`, since `output` carries nothing to discriminate on. Each variant is a whole object rather than an
+ * `allOf` of shared fields plus `output`: every generator reads a flat object the same way, while `allOf` merging
+ * differs between them (openapi-generator in particular).
+ */
+function requestObjectSchema(manifest: OperationManifest): Schema {
+  const { required, properties: { id, ...fields } } = requestObjectFields();
+  return {
+    type: 'object',
+    title: `${manifest.operation} request`,
+    required: ['id', 'operation', ...required.filter((name) => name !== 'id'), 'output'],
+    properties: {
+      id,
+      operation: { type: 'string', const: manifest.operation },
+      ...fields,
+      output: {
+        description: `The ${manifest.operation} output once the request succeeded (until retention removes it); otherwise the pending output.`,
+        // anyOf, not oneOf: nothing obliges an output schema to exclude the pending shape (one without a `status`
+        // const would match both), and generators make the same union of either.
+        anyOf: [ref(schemaName(manifest.operation, 'Output')), ref('PendingOutput')],
+      },
+    },
+  };
+}
+
+/** `publicUrl` renders the examples' sample media URLs (manifest-examples.ts). */
+export function buildOperationSchemas(definitions: OperationDefinition[], publicUrl: string): Record<string, Schema> {
   const schemas: Record<string, Schema> = {};
   for (const { manifest } of definitions) {
-    schemas[schemaName(manifest.operation, 'Create')] = createSchema(manifest);
-    schemas[schemaName(manifest.operation, 'Output')] = { title: `${manifest.operation} output`, ...manifest.output };
+    schemas[schemaName(manifest.operation, 'Create')] = createSchema(manifest, publicUrl);
+    schemas[schemaName(manifest.operation, 'Output')] = { title: `${manifest.operation} output`, ...withoutValidatorKeywords(manifest.output) };
+    schemas[schemaName(manifest.operation, 'RequestObject')] = requestObjectSchema(manifest);
   }
   return schemas;
 }

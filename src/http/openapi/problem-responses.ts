@@ -9,3 +9,11 @@ export function unavailableProblem() {
     headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait before retrying.' } },
   };
 }
+
+/** Rate-limited routes (rate-limit.ts): creates and reads each have a per-key, per-minute budget. */
+export function rateLimitedProblem() {
+  return {
+    ...problem("MG_RATE_LIMITED: past this key's per-minute limit; retry after Retry-After"),
+    headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds until the limit resets.' } },
+  };
+}

@@ -4,40 +4,96 @@
  */
 import { errorCatalogue } from '../../kernel/errors/index.js';
 import type { OperationRegistry } from '../../kernel/manifests/index.js';
-import { ref, schemaName, type Schema } from './schema-refs.js';
+import { operationUnion, ref, type Schema } from './schema-refs.js';
 
-function createRequestSchema(registry: OperationRegistry): Schema {
-  const definitions = registry.all();
+/**
+ * The fields of the request object that do not depend on its operation; each operation's variant adds `operation`
+ * and its typed `output` (operation-schemas.ts).
+ */
+export function requestObjectFields(): { required: string[]; properties: Record<string, Schema> } {
   return {
-    oneOf: definitions.map((definition) => ref(schemaName(definition.name, 'Create'))),
-    discriminator: {
-      propertyName: 'operation',
-      mapping: Object.fromEntries(definitions.map((definition) => [definition.name, `#/components/schemas/${schemaName(definition.name, 'Create')}`])),
-    },
-  };
-}
-
-function requestObjectSchema(registry: OperationRegistry): Schema {
-  return {
-    type: 'object',
-    required: ['id', 'operation', 'status', 'billableCredits', 'createdAtMs', 'startedAtMs', 'completedAtMs', 'errorMessage', 'output'],
+    required: ['id', 'status', 'billableCredits', 'createdAtMs', 'startedAtMs', 'completedAtMs', 'errorMessage', 'input', 'dataRemovedAtMs', 'urls'],
     properties: {
       id: { type: 'string', pattern: '^req_' },
-      operation: { type: 'string', enum: registry.names() },
       status: { enum: ['queued', 'processing', 'succeeded', 'failed'] },
-      billableCredits: { type: 'integer' },
+      billableCredits: {
+        type: 'integer',
+        description: 'Credits charged: the quote at create, or the settled price once an operation with a settle rule succeeded. A failed request keeps the figure and was refunded it in full.',
+      },
       createdAtMs: { type: 'integer' },
       startedAtMs: { type: ['integer', 'null'] },
       completedAtMs: { type: ['integer', 'null'] },
       errorMessage: { type: ['string', 'null'] },
-      output: {
-        description: 'Empty while queued; task metadata (task_id, status, provider, model) while processing; the operation output on success.',
-        anyOf: [{ type: 'object' }, ...registry.all().map((definition) => ref(schemaName(definition.name, 'Output')))],
-      },
       input: { type: ['object', 'null'], description: 'The submitted input (after defaults), kept for the retention period.' },
       dataRemovedAtMs: { type: ['integer', 'null'], description: 'When retention removed input, output and hosted files (7 days after creation by default).' },
-      urls: { type: 'object', properties: { get: { type: 'string', format: 'uri' } } },
+      urls: { type: 'object', required: ['get'], properties: { get: { type: 'string', format: 'uri' } } },
+      poll_after_ms: {
+        type: 'integer',
+        minimum: 0,
+        description: 'Present while queued or processing: wait about this long before polling again. The create answer gives the same value: the first check delay of the provider serving the request (manifest `polling`).',
+      },
     },
+  };
+}
+
+/**
+ * `output` while it holds no operation output: `{}` while queued and once retention removed a finished request's
+ * data; the task the gateway started while processing, kept with `status: failed` when the request fails
+ * (request-worker.ts, finish-request.ts).
+ */
+function pendingOutputSchema(): Schema {
+  return {
+    type: 'object',
+    title: 'Pending output',
+    properties: {
+      task_id: { type: 'string', description: "The provider's task id (the request id until the provider gave one)." },
+      status: { enum: ['processing', 'failed'] },
+      provider: { type: 'string', description: 'The plugin serving the request.' },
+      model: { type: 'string', description: 'The model value the request was routed to (absent while a synthetic provider stands in).' },
+      progress: { type: 'number', description: "The provider's own progress figure, where it reports one." },
+    },
+  };
+}
+
+/**
+ * A single request's answer (poll, cancel, `Prefer: wait`): the request object plus its ledger entries, so a client
+ * can reconcile what it was charged and refunded. The list and the webhook payloads carry the plain object.
+ */
+function requestDetailSchema(): Schema {
+  return {
+    allOf: [
+      ref('RequestObject'),
+      {
+        type: 'object',
+        required: ['credits'],
+        properties: {
+          credits: {
+            type: 'object',
+            description: "The credits this request moved, from the account's ledger.",
+            required: ['charged', 'refunded', 'net', 'entries'],
+            properties: {
+              charged: { type: 'integer', minimum: 0, description: 'Credits taken for the request: the debit at create, plus a settlement upwards.' },
+              refunded: { type: 'integer', minimum: 0, description: 'Credits given back: the refund of a failed request, or a settlement downwards.' },
+              net: { type: 'integer', description: '`charged - refunded`: `billableCredits` once the request succeeded, 0 once a failed request was refunded.' },
+              entries: {
+                type: 'array',
+                description: 'Oldest first.',
+                items: {
+                  type: 'object',
+                  required: ['kind', 'amount', 'note', 'atMs'],
+                  properties: {
+                    kind: { enum: ['debit', 'refund', 'adjust'], description: '`debit` at create, `refund` of a failed request, `adjust` when the request was settled to measured usage.' },
+                    amount: { type: 'integer', description: 'Change to the balance: a debit is negative.' },
+                    note: { type: ['string', 'null'] },
+                    atMs: { type: 'integer' },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    ],
   };
 }
 
@@ -80,7 +136,7 @@ function problemSchema(): Schema {
 
 export function buildSharedSchemas(registry: OperationRegistry): Record<string, Schema> {
   return {
-    CreateRequest: createRequestSchema(registry),
+    CreateRequest: { description: 'The create body: `operation` names the variant and its `input` schema.', ...operationUnion(registry.names(), 'Create') },
     AcceptedResponse: {
       type: 'object',
       required: ['id', 'status', 'operation', 'poll_after_ms', 'urls'],
@@ -92,7 +148,9 @@ export function buildSharedSchemas(registry: OperationRegistry): Record<string, 
         urls: { type: 'object', required: ['get'], properties: { get: { type: 'string', format: 'uri' } } },
       },
     },
-    RequestObject: requestObjectSchema(registry),
+    RequestObject: { description: 'A request: `operation` names the variant, whose `output` is typed by the operation.', ...operationUnion(registry.names(), 'RequestObject') },
+    PendingOutput: pendingOutputSchema(),
+    RequestDetail: requestDetailSchema(),
     StatusResponse: statusResponseSchema(),
     Problem: problemSchema(),
   };

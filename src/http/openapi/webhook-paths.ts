@@ -7,6 +7,7 @@ function secretPath(): Schema {
     get: {
       operationId: 'getWebhookSecret',
       summary: "The account's Standard Webhooks signing secret (created on first read)",
+      tags: ['Webhooks'],
       responses: { '200': { description: 'The secret', content: { 'application/json': { schema: { type: 'object', required: ['key'], properties: { key: { type: 'string', pattern: '^whsec_' } } } } } }, '401': problem('Key missing, invalid or revoked'), '403': problem('Key lacks requests:write') },
     },
   };
@@ -17,7 +18,8 @@ function rotateSecretPath(): Schema {
     post: {
       operationId: 'rotateWebhookSecret',
       summary: 'Rotate the signing secret; the previous one keeps signing beside it during the grace window',
-      responses: { '200': { description: 'The new secret', content: { 'application/json': { schema: { type: 'object', required: ['key'], properties: { key: { type: 'string' }, previousKeyValidForMs: { type: 'integer' } } } } } }, '401': problem('Key missing, invalid or revoked') },
+      tags: ['Webhooks'],
+      responses: { '200': { description: 'The new secret', content: { 'application/json': { schema: { type: 'object', required: ['key'], properties: { key: { type: 'string' }, previousKeyValidForMs: { type: 'integer' } } } } } }, '401': problem('Key missing, invalid or revoked'), '403': problem('Key lacks requests:write') },
     },
   };
 }
@@ -27,12 +29,15 @@ function testSendPath(): Schema {
     post: {
       operationId: 'testWebhook',
       summary: 'Send one signed `webhook.test` event to a URL now (same guard and signing as real deliveries)',
+      tags: ['Webhooks'],
       requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['url'], properties: { url: { type: 'string', format: 'uri' } } } } } },
       responses: {
         '200': {
           description: 'Whether the receiver answered 2xx, and its status where a public target answered; nothing about why an address was not reached',
           content: { 'application/json': { schema: { type: 'object', required: ['id', 'delivered', 'statusCode'], properties: { id: { type: 'string' }, delivered: { type: 'boolean' }, statusCode: { type: ['integer', 'null'] } } } } },
         },
+        '401': problem('Key missing, invalid or revoked'),
+        '403': problem('Key lacks requests:write'),
         '422': problem('Not an http(s) URL'),
         '429': problem('Too many test sends for this key (`webhooks.test_sends_per_minute`); see Retry-After'),
       },
@@ -45,8 +50,9 @@ function deliveriesPath(): Schema {
     get: {
       operationId: 'listWebhookDeliveries',
       summary: "The request's webhook deliveries and every attempt (status code, error, duration)",
+      tags: ['Webhooks'],
       parameters: [requestIdParameter()],
-      responses: { '200': { description: 'Deliveries', content: { 'application/json': { schema: { type: 'object' } } } }, '404': problem('No such request for this key') },
+      responses: { '200': { description: 'Deliveries', content: { 'application/json': { schema: { type: 'object' } } } }, '401': problem('Key missing, invalid or revoked'), '403': problem('Key lacks requests:read'), '404': problem('No such request for this key') },
     },
   };
 }
@@ -56,11 +62,12 @@ function redeliverPath(): Schema {
     post: {
       operationId: 'redeliverWebhook',
       summary: 'Send a delivery again (same webhook-id, so receivers can deduplicate)',
+      tags: ['Webhooks'],
       parameters: [
         requestIdParameter(),
         { name: 'deliveryId', in: 'path', required: true, schema: { type: 'string' } },
       ],
-      responses: { '202': { description: 'Queued for delivery', content: { 'application/json': { schema: { type: 'object' } } } }, '404': problem('No such request or delivery') },
+      responses: { '202': { description: 'Queued for delivery', content: { 'application/json': { schema: { type: 'object' } } } }, '401': problem('Key missing, invalid or revoked'), '403': problem('Key lacks requests:write'), '404': problem('No such request or delivery') },
     },
   };
 }

@@ -3,6 +3,8 @@
  * so players can seek. Keys are unguessable per-request paths, so files need no API key, like a CDN URL.
  */
 import type { Router } from '@koa/router';
+import type { Context } from 'koa';
+import type { BlobStore } from '../../kernel/blobs/index.js';
 import { ApiError } from '../../kernel/errors/index.js';
 import type { Gateway } from '../../kernel/gateway.js';
 
@@ -11,23 +13,28 @@ export function addFilesRoute(router: Router, gateway: Gateway): void {
     // path-to-regexp 8 hands a wildcard over as its segments.
     const raw = ctx.params.key as unknown;
     const key = Array.isArray(raw) ? raw.join('/') : String(raw);
-    const info = key.includes('..') ? undefined : await gateway.blobs.stat(key);
-    if (!info) throw new ApiError('MG_NOT_FOUND', `no file ${key}`);
-    ctx.set('Accept-Ranges', 'bytes');
-    ctx.set('Cache-Control', 'public, max-age=604800, immutable');
-    const range = parseRange(ctx.get('range'), info.size);
-    if (range === 'unsatisfiable') {
-      ctx.set('Content-Range', `bytes */${info.size}`);
-      throw new ApiError('MG_RANGE_NOT_SATISFIABLE', `the file has ${info.size} bytes`, { headers: { 'Content-Range': `bytes */${info.size}` } });
-    }
-    const length = range ? range.end - range.start + 1 : info.size;
-    // HEAD gets the headers only; Koa clears type and length when the body is emptied, so set them after.
-    ctx.body = ctx.method === 'HEAD' ? null : await gateway.blobs.read(key, range ?? undefined);
-    ctx.status = range ? 206 : 200;
-    if (range) ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${info.size}`);
-    ctx.type = info.contentType;
-    ctx.length = length;
+    await sendBlob(ctx, gateway.blobs, key, 'public, max-age=604800, immutable');
   });
+}
+
+/** Answers GET or HEAD with the stored file `key` (404 when there is none), honouring a single byte range. */
+export async function sendBlob(ctx: Context, blobs: BlobStore, key: string, cacheControl: string): Promise<void> {
+  const info = key.includes('..') ? undefined : await blobs.stat(key);
+  if (!info) throw new ApiError('MG_NOT_FOUND', `no file ${key}`);
+  ctx.set('Accept-Ranges', 'bytes');
+  ctx.set('Cache-Control', cacheControl);
+  const range = parseRange(ctx.get('range'), info.size);
+  if (range === 'unsatisfiable') {
+    ctx.set('Content-Range', `bytes */${info.size}`);
+    throw new ApiError('MG_RANGE_NOT_SATISFIABLE', `the file has ${info.size} bytes`, { headers: { 'Content-Range': `bytes */${info.size}` } });
+  }
+  const length = range ? range.end - range.start + 1 : info.size;
+  // HEAD gets the headers only; Koa clears type and length when the body is emptied, so set them after.
+  ctx.body = ctx.method === 'HEAD' ? null : await blobs.read(key, range ?? undefined);
+  ctx.status = range ? 206 : 200;
+  if (range) ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${info.size}`);
+  ctx.type = info.contentType;
+  ctx.length = length;
 }
 
 /** One `bytes=a-b`, `bytes=a-` or `bytes=-n` range; multi-range requests get the whole file (RFC 9110 allows it). */

@@ -6,7 +6,7 @@ import { metricsAccess } from '../middleware/metrics-access.js';
 
 export function addHealthRoute(router: Router, gateway: Gateway, role: string): void {
   router.get('/healthz', async (ctx) => {
-    const report = await checkHealth({ role, database: gateway.database, queue: gateway.queue, plugins: gateway.plugins, log: gateway.log });
+    const report = await checkHealth({ role, database: gateway.database, queue: gateway.queue, plugins: gateway.plugins, log: gateway.log, metrics: gateway.metrics });
     ctx.status = report.ok ? 200 : 503;
     ctx.set('Cache-Control', 'no-store');
     ctx.body = report;

@@ -1,23 +1,27 @@
 /**
  * The request endpoints: create (idempotent with `x-idempotency-key`, optionally waiting with
- * `Prefer: wait=N`), poll, list (cursor pages) and cancel, plus cost estimates on the create envelope.
+ * `Prefer: wait=N`), poll (conditional with `If-None-Match`, and a long poll with `Prefer: wait=N`), the event
+ * stream (request-events-route.ts), list (cursor pages) and cancel, plus cost estimates on the create envelope.
  */
 import type { Router } from '@koa/router';
 import type { Context } from 'koa';
 import { ApiError, type FieldError } from '../../kernel/errors/index.js';
 import type { Gateway } from '../../kernel/gateway.js';
-import { toRequestObject } from '../../kernel/lifecycle/index.js';
-import { requestStatuses, terminalStatuses, type RequestStatus } from '../../kernel/store/index.js';
+import { PollHints, requestStateTag, toRequestDetail, toRequestObject } from '../../kernel/lifecycle/index.js';
+import { requestStatuses, terminalStatuses, type RequestStatus, type RequestViewRecord } from '../../kernel/store/index.js';
 import { apiKeyOf, authenticate } from '../middleware/authenticate.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { rateLimit } from '../middleware/rate-limit.js';
+import { ifNoneMatchNames, weakEntityTag } from './entity-tags.js';
+import { addRequestEventsRoute } from './request-events-route.js';
+import { closeAfterAnswerAtShutdown, preferredWait, waitOn } from './request-waits.js';
 
-/** Longest `Prefer: wait` honoured, in seconds (RFC 7240). */
-const maxWaitSeconds = 60;
+const isTerminal = (record: RequestViewRecord) => terminalStatuses.has(record.status);
 
 export function addRequestRoutes(router: Router, gateway: Gateway): void {
   const { apiKeys, creator, requests, settings, accounts, rateLimiter } = gateway;
   const publicUrl = settings.server.public_url;
+  const pollHints = new PollHints(gateway.registry, gateway.plugins);
   const limitCreates = rateLimit(rateLimiter, 'create', settings.rate_limits.creates_per_minute);
   const limitReads = rateLimit(rateLimiter, 'read', settings.rate_limits.reads_per_minute);
 
@@ -28,13 +32,21 @@ export function addRequestRoutes(router: Router, gateway: Gateway): void {
     for (const [name, value] of Object.entries(outcome.headers)) ctx.set(name, value);
     if (outcome.replayed) ctx.set('Idempotent-Replayed', 'true');
     ctx.set('Location', outcome.body.urls.get);
-    if (waitSeconds !== undefined) {
-      ctx.set('Preference-Applied', `wait=${waitSeconds}`);
-      const finished = await waitForTerminal(gateway, outcome.body.id, waitSeconds * 1000);
-      if (finished) {
-        ctx.status = 200;
-        ctx.body = toRequestObject(finished, publicUrl);
-        return;
+    // Opened before the first read of the new request, so its finish cannot slip between that read and the wait.
+    const watch = waitSeconds === undefined ? undefined : gateway.watches.open(outcome.body.id);
+    if (watch) {
+      try {
+        ctx.set('Preference-Applied', `wait=${waitSeconds}`);
+        const start = await requests.viewForKey(outcome.body.id, key.apiKeyId);
+        const waited = start && (await waitOn(ctx, watch, start, isTerminal, waitSeconds! * 1000));
+        closeAfterAnswerAtShutdown(ctx, gateway.watches);
+        if (waited && waited.reached) {
+          ctx.status = 200;
+          ctx.body = toRequestDetail(waited.record, await accounts.listRequestLedger(waited.record.id), publicUrl, pollHints.forRecord(waited.record));
+          return;
+        }
+      } finally {
+        watch.close();
       }
     }
     ctx.status = outcome.status;
@@ -65,7 +77,7 @@ export function addRequestRoutes(router: Router, gateway: Gateway): void {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = {
       object: 'list',
-      data: page.map((record) => toRequestObject(record, publicUrl)),
+      data: page.map((record) => toRequestObject(record, publicUrl, pollHints.forRecord(record))),
       has_more: hasMore,
       next_cursor: hasMore ? page.at(-1)!.id : null,
     };
@@ -73,37 +85,51 @@ export function addRequestRoutes(router: Router, gateway: Gateway): void {
 
   router.get('/api/v1/requests/:requestId', authenticate(apiKeys, 'requests:read'), limitReads, async (ctx) => {
     const key = apiKeyOf(ctx);
-    const record = await requests.viewForKey(ctx.params.requestId, key.apiKeyId);
-    if (!record) throw new ApiError('MG_REQUEST_NOT_FOUND', `no request ${ctx.params.requestId} for this API key`);
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = toRequestObject(record, publicUrl);
+    const waitSeconds = preferredWait(ctx);
+    const held = ctx.get('if-none-match') || undefined;
+    // Opened before the first read, so a change between that read and the wait is not missed.
+    const watch = waitSeconds ? gateway.watches.open(ctx.params.requestId) : undefined;
+    try {
+      let record = await requests.viewForKey(ctx.params.requestId, key.apiKeyId);
+      if (!record) throw new ApiError('MG_REQUEST_NOT_FOUND', `no request ${ctx.params.requestId} for this API key`);
+      if (watch) {
+        ctx.set('Preference-Applied', `wait=${waitSeconds}`);
+        // Without If-None-Match the wait is for the result; with it, for any state but the one the client holds.
+        const wanted = held === undefined ? isTerminal : (candidate: RequestViewRecord) => !ifNoneMatchNames(held, requestStateTag(candidate));
+        const waited = await waitOn(ctx, watch, record, wanted, waitSeconds! * 1000);
+        closeAfterAnswerAtShutdown(ctx, gateway.watches);
+        // Out of time: the state as it is now, in case the notice of a change was lost.
+        record = waited.reached ? waited.record : ((await requests.viewForKey(record.id, key.apiKeyId)) ?? waited.record);
+      }
+      // The tag comes from the row just read: a conditional poll costs no extra query, and a 304 skips the ledger read.
+      const tag = requestStateTag(record);
+      ctx.set('ETag', weakEntityTag(tag));
+      // Any cache may keep the answer but must revalidate it (If-None-Match) before using it; a shared one must not keep it.
+      ctx.set('Cache-Control', 'private, no-cache');
+      // A held answer and an immediate one differ for the same URL (RFC 7240 §2).
+      ctx.vary('Prefer');
+      if (held !== undefined && ifNoneMatchNames(held, tag)) {
+        ctx.status = 304;
+        return;
+      }
+      // Read after the row: the finish writes the status and its ledger entries in one transaction, so the entries
+      // are never behind the status shown.
+      ctx.body = toRequestDetail(record, await accounts.listRequestLedger(record.id), publicUrl, pollHints.forRecord(record));
+    } finally {
+      watch?.close();
+    }
   });
+
+  addRequestEventsRoute(router, gateway, { pollHints, limitReads });
 
   router.post('/api/v1/requests/:requestId/cancel', authenticate(apiKeys, 'requests:write'), limitCreates, async (ctx) => {
     const key = apiKeyOf(ctx);
     const record = await requests.getForKey(ctx.params.requestId, key.apiKeyId);
     if (!record) throw new ApiError('MG_REQUEST_NOT_FOUND', `no request ${ctx.params.requestId} for this API key`);
     await gateway.canceller.cancel(record);
-    ctx.body = toRequestObject((await requests.get(record.id))!, publicUrl);
+    const cancelled = (await requests.get(record.id))!;
+    ctx.body = toRequestDetail(cancelled, await accounts.listRequestLedger(record.id), publicUrl, pollHints.forRecord(cancelled));
   });
-}
-
-/** `Prefer: wait=N` (RFC 7240): seconds to hold the create open for the result, capped at 60. */
-function preferredWait(ctx: Context): number | undefined {
-  const match = /(?:^|[,;\s])wait=(\d+)/i.exec(ctx.get('prefer'));
-  if (!match) return undefined;
-  return Math.min(maxWaitSeconds, Number(match[1]));
-}
-
-/** Re-reads the request at growing intervals until it is terminal or the time is up; the store is the truth. */
-async function waitForTerminal(gateway: Gateway, id: string, budgetMs: number) {
-  const until = Date.now() + budgetMs;
-  for (let delay = 10; Date.now() < until; delay = Math.min(250, delay * 2)) {
-    await new Promise((resolve) => setTimeout(resolve, Math.min(delay, Math.max(0, until - Date.now()))));
-    const record = await gateway.requests.get(id);
-    if (record && terminalStatuses.has(record.status)) return record;
-  }
-  return undefined;
 }
 
 function parseListQuery(ctx: Context, gateway: Gateway) {

@@ -1,7 +1,7 @@
 /**
  * The `ctx.blobs` a plugin gets: hosts files under the request's own folder (so retention can remove a
- * request's media in one go) and reads input URLs, our own straight from the store, any other through the
- * guarded fetch (public addresses only, capped, streamed).
+ * request's media in one go) and reads input URLs, our own (hosted files and the shipped samples) straight from
+ * the store, any other through the guarded fetch (public addresses only, capped, streamed).
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -15,6 +15,7 @@ import { createGuardedFetch, OutboundFetchError, unreachableMessage, type Guarde
 import { ProviderError } from '../plugin-sdk/provider-error.js';
 import type { BlobStore } from './blob-port.js';
 import { contentTypeForKey, extensionForContentType } from './content-types.js';
+import { isSampleName, sampleKey, samplesBaseUrl } from './sample-media.js';
 
 const defaultMaxInputBytes = 100 * 1024 * 1024;
 /** Vendor outputs (long videos, 3D scenes) may be far larger than client inputs. */
@@ -43,7 +44,14 @@ export function createRequestBlobs(options: RequestBlobsOptions): PluginBlobs {
   const base = filesBaseUrl(options.publicUrl);
   const newKey = (extension: string) => `${options.requestId}/${randomBytes(8).toString('hex')}.${extension.replace(/^\./, '')}`;
   const hosted = (key: string, size: number, contentType: string): HostedFile => ({ url: base + key, key, contentType, size });
-  const ownKey = (url: string): string | undefined => (url.startsWith(base) ? decodeURIComponent(url.slice(base.length).split(/[?#]/)[0]) : undefined);
+  const samplesBase = samplesBaseUrl(options.publicUrl);
+  const ownKey = (url: string): string | undefined => {
+    const pathAfter = (prefix: string) => decodeURIComponent(url.slice(prefix.length).split(/[?#]/)[0]);
+    if (url.startsWith(base)) return pathAfter(base);
+    // The shipped samples (sample-media.ts) sit in the store too; only a plain name maps to one.
+    if (url.startsWith(samplesBase) && isSampleName(pathAfter(samplesBase))) return sampleKey(pathAfter(samplesBase));
+    return undefined;
+  };
 
   /** Our own file, checked against the cap; a missing one is the client's problem (retention removed it). */
   const ownFile = async (key: string, url: string, maxBytes: number, what: string) => {

@@ -5,7 +5,7 @@
 import type { BreakerSettings } from '../plugins/index.js';
 import type { WebhookSettings } from '../webhooks/index.js';
 import type { MediaToolSettings } from '../plugin-sdk/media-tool-binaries.js';
-import type { LifecycleSettings, RetentionSettings } from '../lifecycle/index.js';
+import type { LifecycleSettings, RequestWatchSettings, RetentionSettings } from '../lifecycle/index.js';
 
 export interface Settings {
   server: {
@@ -20,13 +20,16 @@ export interface Settings {
     headers_timeout_ms: number;
     body_timeout_ms: number;
   };
-  /** `/metrics`: on its own port, and/or behind a bearer token; with neither, loopback peers only. */
-  metrics: { port: number; bearer_token: string };
+  /**
+   * `/metrics`: on its own port, and/or behind a bearer token; with neither, loopback peers only.
+   * `refresh_interval_ms`: how often the gauges read from the store are refreshed (0 = never).
+   */
+  metrics: { port: number; bearer_token: string; refresh_interval_ms: number };
   data_dir: string;
   database: { url: string; pool_max: number };
   queue: { url: string; prefix: string; delivery_limit: number; publish_timeout_ms: number };
   blobs: { url: string; s3_endpoint: string; s3_region: string };
-  worker: LifecycleSettings & { concurrency: number; health_port: number; shutdown_timeout_ms: number };
+  worker: LifecycleSettings & { concurrency: number; poll_concurrency: number; health_port: number; shutdown_timeout_ms: number };
   breaker: BreakerSettings;
   routing: { synthetic_fallback: boolean };
   retention: RetentionSettings;
@@ -34,6 +37,8 @@ export interface Settings {
   /** Fetches of client- or vendor-supplied URLs (source media, vendor outputs, webhooks). */
   outbound: { allow_hosts: string[] };
   rate_limits: { creates_per_minute: number; reads_per_minute: number };
+  /** Long polls (`Prefer: wait` on a poll) and event streams each API process holds, and the change notices that wake them. */
+  watches: RequestWatchSettings & { keepalive_interval_ms: number; max_stream_ms: number; notice_batch_ms: number };
   plugin_dirs: string[];
   manifest_dirs: string[];
   providers: Record<string, Record<string, unknown>>;
@@ -106,7 +111,7 @@ export const mcpOfferingSchema = {
 export const settingsSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['server', 'metrics', 'data_dir', 'database', 'queue', 'blobs', 'worker', 'breaker', 'routing', 'retention', 'webhooks', 'outbound', 'rate_limits', 'providers', 'dev_account', 'log', 'media', 'mcp', 'oauth'],
+  required: ['server', 'metrics', 'data_dir', 'database', 'queue', 'blobs', 'worker', 'breaker', 'routing', 'retention', 'webhooks', 'outbound', 'rate_limits', 'watches', 'providers', 'dev_account', 'log', 'media', 'mcp', 'oauth'],
   properties: {
     server: {
       type: 'object',
@@ -126,8 +131,8 @@ export const settingsSchema = {
     metrics: {
       type: 'object',
       additionalProperties: false,
-      required: ['port', 'bearer_token'],
-      properties: { port: { type: 'integer', minimum: 0, maximum: 65535 }, bearer_token: { type: 'string' } },
+      required: ['port', 'bearer_token', 'refresh_interval_ms'],
+      properties: { port: { type: 'integer', minimum: 0, maximum: 65535 }, bearer_token: { type: 'string' }, refresh_interval_ms: { type: 'integer', minimum: 0 } },
     },
     data_dir: { type: 'string', minLength: 1 },
     database: {
@@ -160,9 +165,10 @@ export const settingsSchema = {
     worker: {
       type: 'object',
       additionalProperties: false,
-      required: ['concurrency', 'lease_ms', 'max_attempts', 'sweep_interval_ms', 'requeue_after_ms', 'retry_after_ms', 'health_port', 'shutdown_timeout_ms'],
+      required: ['concurrency', 'poll_concurrency', 'lease_ms', 'max_attempts', 'sweep_interval_ms', 'requeue_after_ms', 'retry_after_ms', 'health_port', 'shutdown_timeout_ms'],
       properties: {
         concurrency: positiveInteger,
+        poll_concurrency: positiveInteger,
         health_port: { type: 'integer', minimum: 0, maximum: 65535 },
         shutdown_timeout_ms: positiveInteger,
         lease_ms: positiveInteger,
@@ -195,6 +201,18 @@ export const settingsSchema = {
       additionalProperties: false,
       required: ['creates_per_minute', 'reads_per_minute'],
       properties: { creates_per_minute: { type: 'integer', minimum: 0 }, reads_per_minute: { type: 'integer', minimum: 0 } },
+    },
+    watches: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['max_per_process', 'recheck_interval_ms', 'keepalive_interval_ms', 'max_stream_ms', 'notice_batch_ms'],
+      properties: {
+        max_per_process: { type: 'integer', minimum: 0 },
+        recheck_interval_ms: { type: 'integer', minimum: 100 },
+        keepalive_interval_ms: { type: 'integer', minimum: 1000 },
+        max_stream_ms: { type: 'integer', minimum: 1000 },
+        notice_batch_ms: { type: 'integer', minimum: 0, maximum: 1000 },
+      },
     },
     webhooks: {
       type: 'object',

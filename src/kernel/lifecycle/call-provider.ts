@@ -17,7 +17,8 @@ import type { PluginContext, RoutedModel } from '../plugin-sdk/index.js';
 import { ProviderError, createVendorHttp } from '../plugin-sdk/index.js';
 import type { GuardedFetch } from '../plugin-sdk/guarded-fetch.js';
 import type { LoadedPlugin } from '../plugins/index.js';
-import type { GatewayMetrics } from '../observability/metrics.js';
+import type { GatewayMetrics, ProviderCallKind, ProviderCallOutcome } from '../observability/metrics.js';
+import { cancelledMessage } from './running-starts.js';
 
 export interface ProviderCallDeps {
   blobs: BlobStore;
@@ -35,17 +36,32 @@ export async function callProvider<T>(
   deps: ProviderCallDeps,
   loaded: LoadedPlugin,
   call: {
+    /** Which handler is called, for the metrics (default `start`; the plugin test harness leaves it out). */
+    kind?: ProviderCallKind;
     requestId: string;
     operation: string;
     route: RoutedModel;
     timeoutMs: number;
     /** Awaited before the plugin sends a submission the vendor cannot dedupe (see SubmissionHooks). */
     beforeSubmission?: () => Promise<void>;
+    /**
+     * The client's cancel (running-starts.ts): aborts the call like a timeout does, but the call then fails for
+     * good with the cancel's message instead of being retried or handed to the next provider.
+     */
+    cancelSignal?: AbortSignal;
   },
   invoke: (context: PluginContext) => Promise<T>,
 ): Promise<T> {
   const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(new Error('provider call timed out')), call.timeoutMs);
+  const startedAt = performance.now();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    abort.abort(new Error('provider call timed out'));
+  }, call.timeoutMs);
+  const onCancel = (): void => abort.abort(call.cancelSignal?.reason);
+  if (call.cancelSignal?.aborted) onCancel();
+  else call.cancelSignal?.addEventListener('abort', onCancel, { once: true });
   const scratchDirs: string[] = [];
   const provider = loaded.plugin.id;
   let submissionAccepted = false;
@@ -53,12 +69,16 @@ export async function callProvider<T>(
     beforeSubmission: async () => call.beforeSubmission?.(),
     accepted: () => void (submissionAccepted = true),
   };
+  let childLog: Logger | undefined;
   const context: PluginContext = {
     requestId: call.requestId,
     operation: call.operation,
     config: loaded.config,
     blobs: createRequestBlobs({ store: deps.blobs, publicUrl: deps.publicUrl, requestId: call.requestId, provider, signal: abort.signal, outbound: deps.outbound }),
-    log: deps.log.child({ requestId: call.requestId, provider }),
+    // Made when the plugin first logs: most calls never do, and a child logger costs microseconds to make.
+    get log() {
+      return (childLog ??= deps.log.child({ requestId: call.requestId, provider }));
+    },
     signal: abort.signal,
     http: (options) => createVendorHttp(options, abort.signal, deps.retrySleep, hooks),
     clock: deps.clock,
@@ -68,22 +88,46 @@ export async function callProvider<T>(
       return dir;
     },
   };
+  // A cancelled call fails inside the breaker as not retryable: the client's cancel says nothing of the
+  // provider's health, and the breaker only counts retryable failures.
+  const cancelled = () => new ProviderError(cancelledMessage, { provider, retryable: false });
+  const invokeUnlessCancelled = async (): Promise<T> => {
+    try {
+      return await invoke(context);
+    } catch (error) {
+      throw call.cancelSignal?.aborted ? cancelled() : error;
+    }
+  };
+  const count = (outcome: ProviderCallOutcome) => deps.metrics?.providerCall(provider, call.kind ?? 'start', outcome, (performance.now() - startedAt) / 1000);
   try {
-    const result = (await loaded.breaker.fire(() => invoke(context))) as T;
-    deps.metrics?.providerCalls.inc({ provider, outcome: 'ok' });
+    const result = (await loaded.breaker.fire(invokeUnlessCancelled)) as T;
+    count('ok');
     return result;
   } catch (error) {
+    if (call.cancelSignal?.aborted) {
+      count('cancelled');
+      throw cancelled();
+    }
     let failure = asProviderError(error, provider, context.log);
     if (submissionAccepted && failure.retryable && !failure.details.refused && !ProviderError.isOutcomeUnknown(failure)) {
       failure = ProviderError.outcomeUnknown(`${failure.message} (after ${provider} had accepted a submission)`, { provider, vendorCode: failure.details.vendorCode });
     }
-    deps.metrics?.providerCalls.inc({ provider, outcome: failure.retryable ? 'transient_error' : 'permanent_error' });
+    count(callOutcome(failure, timedOut));
     throw failure;
   } finally {
     clearTimeout(timer);
+    call.cancelSignal?.removeEventListener('abort', onCancel);
     if (!abort.signal.aborted) abort.abort(new Error('provider call finished'));
     await Promise.all(scratchDirs.map((dir) => rm(dir, { recursive: true, force: true })));
   }
+}
+
+/** The metrics' outcome of a failed call, the first that applies (see providerCallOutcomes). */
+function callOutcome(failure: ProviderError, timedOut: boolean): ProviderCallOutcome {
+  if (failure.details.vendorCode === 'EOPENBREAKER') return 'breaker_open';
+  if (ProviderError.isOutcomeUnknown(failure)) return 'outcome_unknown';
+  if (timedOut || failure.details.vendorCode === 'ETIMEDOUT') return 'timeout';
+  return failure.retryable ? 'retryable_error' : 'permanent_error';
 }
 
 function asProviderError(error: unknown, provider: string, log: Logger): ProviderError {

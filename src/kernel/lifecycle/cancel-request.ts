@@ -1,8 +1,13 @@
 /**
  * Cancel: the client gives up on a request that is not finished. The canceller takes the request the way a
  * worker would (a conditional claim), asks the vendor to cancel its task where the plugin can, and fails
- * the request with a clear message and a full refund in the finishing transaction. A request a worker holds
- * right now cannot be taken: the client is told to retry in a moment (409), never left half-cancelled.
+ * the request with a clear message and a full refund in the finishing transaction.
+ *
+ * A request a worker holds right now cannot be taken. Its start, when it runs in this process and has not
+ * begun a vendor submission (a local render, an upload), is stopped: that worker then fails the request with
+ * the same message and refund. Otherwise the canceller waits a few seconds for the worker to let go (a poll
+ * is short) and then takes it; a worker still busy after that leaves the client told to retry in a moment
+ * (409), never with a request half-cancelled.
  */
 import type { Logger } from 'pino';
 import { ApiError } from '../errors/index.js';
@@ -11,8 +16,15 @@ import type { PluginRegistry } from '../plugins/index.js';
 import { terminalStatuses, type RequestRecord, type RequestStore } from '../store/index.js';
 import { callProvider, type ProviderCallDeps } from './call-provider.js';
 import type { RequestFinisher } from './finish-request.js';
+import { cancelledMessage, stopStart } from './running-starts.js';
 
-export const cancelledMessage = 'the request was cancelled by the client';
+export { cancelledMessage };
+
+/** How long a cancel waits for the worker holding the request; past it, the client is asked to retry. */
+const HELD_REQUEST_WAIT_MS = 5_000;
+
+/** The lease owner a cancel claims as. */
+const owner = 'cancel';
 
 export class RequestCanceller {
   constructor(
@@ -30,16 +42,35 @@ export class RequestCanceller {
     if (terminalStatuses.has(request.status)) {
       throw new ApiError('MG_REQUEST_ALREADY_FINISHED', `request ${request.id} already ${request.status}; only queued or processing requests can be cancelled`);
     }
-    const owner = 'cancel';
-    const { requests, clock, leaseMs } = this.deps;
-    const claimed = (await requests.claim(request.id, owner, clock.now(), leaseMs, 'start')) ?? (await requests.claim(request.id, owner, clock.now(), leaseMs, 'poll'));
-    if (!claimed) {
-      const now = await requests.get(request.id);
-      if (now && terminalStatuses.has(now.status)) throw new ApiError('MG_REQUEST_ALREADY_FINISHED', `request ${request.id} already ${now.status}`);
-      throw new ApiError('MG_REQUEST_BUSY', `request ${request.id} is being worked on right now; retry the cancel in a moment`, { headers: { 'Retry-After': '1' } });
-    }
+    const claimed = await this.take(request.id);
+    if (claimed === 'failed by its worker') return;
     await this.cancelVendorTask(claimed);
     await this.deps.finisher.fail(claimed, owner, cancelledMessage);
+  }
+
+  /**
+   * Claims the request like a worker would; while a worker holds it, stops its start where this process runs
+   * it and polls the row (the store is the truth) until the claim succeeds or the request is finished.
+   */
+  private async take(id: string): Promise<RequestRecord | 'failed by its worker'> {
+    const { requests, clock, leaseMs } = this.deps;
+    // Real time, not the injected clock: this bounds how long the client's HTTP call is held.
+    const until = performance.now() + HELD_REQUEST_WAIT_MS;
+    let stopped = false;
+    for (let delay = 10; ; delay = Math.min(250, delay * 2)) {
+      const claimed = (await requests.claim(id, owner, clock.now(), leaseMs, 'start')) ?? (await requests.claim(id, owner, clock.now(), leaseMs, 'poll'));
+      if (claimed) return claimed;
+      const now = await requests.get(id);
+      if (now && terminalStatuses.has(now.status)) {
+        if (stopped && now.status === 'failed' && now.errorMessage === cancelledMessage) return 'failed by its worker';
+        throw new ApiError('MG_REQUEST_ALREADY_FINISHED', `request ${id} already ${now.status}`);
+      }
+      stopped = stopStart(id) || stopped;
+      if (performance.now() >= until) {
+        throw new ApiError('MG_REQUEST_BUSY', `request ${id} is being worked on right now; retry the cancel in a moment`, { headers: { 'Retry-After': '1' } });
+      }
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
   }
 
   /** Best effort: a vendor that cannot cancel keeps rendering, but the client is no longer charged for it. */
@@ -50,7 +81,7 @@ export class RequestCanceller {
     if (!request.task || !loaded || !handler?.cancel || !definition) return;
     const route = { model: request.model, vendorModel: definition.manifest.routing.models[request.model]?.vendor_model ?? request.model, publicName: definition.publicModelName(request.model) };
     try {
-      await callProvider(this.deps, loaded, { requestId: request.id, operation: request.operation, route, timeoutMs: 30_000 }, (context) => handler.cancel!(request.task!, context, route));
+      await callProvider(this.deps, loaded, { kind: 'cancel', requestId: request.id, operation: request.operation, route, timeoutMs: 30_000 }, (context) => handler.cancel!(request.task!, context, route));
     } catch (error) {
       this.deps.log.warn({ requestId: request.id, provider: loaded.plugin.id, err: (error as Error).message }, 'vendor did not confirm the cancel');
     }

@@ -16,12 +16,18 @@ import { unavailableModelError, type PluginRegistry } from '../plugins/index.js'
 import type { JobQueue } from '../queue/index.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
 import type { WebhookUrlRules } from '../webhooks/url-guard.js';
+import type { ArtifactLinker } from '../workspaces/artifact-links.js';
 import { IdempotencyStore, RequestStore, isDuplicateKeyError, newId, withTransientRetry, type Admission, type AdmissionResult, type RequestAdmissions } from '../store/index.js';
+import { PollHints } from './poll-hints.js';
 import { requestUrl, type AcceptedResponse } from './request-view.js';
 
 export interface Caller {
   apiKeyId: string;
   accountId: string;
+  /** The signed-in user behind an OAuth client; absent for developer API keys (they act for the account). */
+  userId?: string;
+  /** The OAuth token carries `workspace:write` (needed to link results to workspace objects). */
+  workspaceWrite?: boolean;
 }
 
 export interface CreateOutcome {
@@ -47,6 +53,8 @@ export interface CreateRequestDeps {
   metrics?: GatewayMetrics;
   /** Refuses webhook URLs the deliverer would never send to (scheme), at create time. */
   webhookUrlRules?: WebhookUrlRules;
+  /** Checks the workspace objects an input names (e.g. `character_id`) before anything is written or charged. */
+  workspaceLinks?: Pick<ArtifactLinker, 'checkAtCreate'>;
 }
 
 const envelopeSchema = {
@@ -62,8 +70,11 @@ const envelopeSchema = {
 
 export class RequestCreator {
   private readonly checkEnvelope = createSchemaCompiler().compile(envelopeSchema);
+  private readonly pollHints: PollHints;
 
-  constructor(private readonly deps: CreateRequestDeps) {}
+  constructor(private readonly deps: CreateRequestDeps) {
+    this.pollHints = new PollHints(deps.registry, deps.plugins);
+  }
 
   /** Validates and prices without writing anything (also the cost estimate). */
   prepare(body: unknown): { prepared: PreparedRequest; webhookUrl: string | null } {
@@ -117,6 +128,7 @@ export class RequestCreator {
       }
     }
     try {
+      await this.deps.workspaceLinks?.checkAtCreate(caller, prepared.operation.manifest, prepared.input as JsonObject);
       return await this.insertAndDebit(caller, prepared, webhookUrl, idempotencyKey);
     } catch (error) {
       if (idempotencyKey !== undefined) await idempotency.release(caller.apiKeyId, idempotencyKey);
@@ -132,7 +144,7 @@ export class RequestCreator {
       id,
       status: 'queued',
       operation: prepared.operation.name,
-      poll_after_ms: prepared.operation.manifest.polling.first_after_ms,
+      poll_after_ms: this.pollHints.forRoute(prepared.operation, prepared.route),
       urls: { get: requestUrl(publicUrl, id) },
     };
     const headers = deprecationHeaders(prepared);
@@ -167,7 +179,7 @@ export class RequestCreator {
     if (!result.admitted) {
       throw new ApiError('MG_INSUFFICIENT_CREDITS', `this request costs ${prepared.credits} credits; the account has ${result.creditsBalance}`);
     }
-    this.deps.metrics?.requestsCreated.inc({ operation: prepared.operation.name });
+    this.deps.metrics?.requestCreated(prepared.operation.name, prepared.model, prepared.credits);
     try {
       await this.deps.queue.publish({ requestId: id });
     } catch (error) {

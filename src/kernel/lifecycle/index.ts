@@ -2,7 +2,10 @@ export { RequestCreator, hashBody, type Caller, type CreateOutcome } from './cre
 export { RequestWorker } from './request-worker.js';
 export { RequestFinisher } from './finish-request.js';
 export { Sweeper } from './sweeper.js';
-export { toRequestObject, requestUrl, type RequestObject, type AcceptedResponse } from './request-view.js';
+export { toRequestObject, toRequestDetail, requestUrl, type RequestObject, type RequestDetail, type RequestCredits, type AcceptedResponse } from './request-view.js';
 export type { LifecycleSettings } from './lifecycle-settings.js';
+export { PollHints } from './poll-hints.js';
 export { RequestCanceller, cancelledMessage } from './cancel-request.js';
 export { RetentionPurge, type RetentionSettings } from './retention-purge.js';
+export { RequestWatches, type RequestWatch, type RequestWatchSettings } from './request-watches.js';
+export { requestStateTag } from './request-state-tag.js';

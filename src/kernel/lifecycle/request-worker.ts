@@ -7,16 +7,19 @@
  * The worker never sleeps holding a request: waiting is a delayed job and a released lease.
  */
 import type { Logger } from 'pino';
-import type { OperationDefinition, OperationRegistry } from '../manifests/index.js';
+import { pollingFor, type OperationDefinition, type OperationRegistry } from '../manifests/index.js';
 import type { JsonObject, ProviderTask, RoutedModel, StartResult } from '../plugin-sdk/index.js';
 import { ProviderError } from '../plugin-sdk/index.js';
 import type { LoadedPlugin, PluginRegistry } from '../plugins/index.js';
-import type { Job, JobQueue } from '../queue/index.js';
-import type { RequestRecord, RequestStore } from '../store/index.js';
+import type { ProviderCallKind } from '../observability/metrics.js';
+import { spanNames, traceAttributes, tracing, type TraceSpan } from '../observability/tracing.js';
+import { withTraceparent, type ChangeNotices, type Job, type JobQueue } from '../queue/index.js';
+import { withTransientRetry, type RequestRecord, type RequestStore } from '../store/index.js';
 import { nextCheckDelay } from './backoff.js';
 import { callProvider, type ProviderCallDeps } from './call-provider.js';
 import type { RequestFinisher } from './finish-request.js';
 import type { LifecycleSettings } from './lifecycle-settings.js';
+import { trackStart } from './running-starts.js';
 
 /** The errorMessage of a request whose submission was neither confirmed nor found at the vendor. */
 function unconfirmedMessage(provider: string, reason: string): string {
@@ -42,25 +45,43 @@ export interface WorkerDeps extends ProviderCallDeps {
   callTimeoutMs: number;
   workerId: string;
   log: Logger;
+  /** Told of each visible transition (claimed, task recorded, deferred), for the clients waiting on the request. */
+  changes?: ChangeNotices;
 }
 
 export class RequestWorker {
   constructor(private readonly deps: WorkerDeps) {}
 
   /**
-   * Tries the start claim first (the common case: a fresh request), then the poll claim; a job for a request
-   * that is finished, held by a live worker, or gone claims nothing and is dropped.
+   * A poll job (it names its poll) claims that poll of the request's task; any other job claims the start. A job for
+   * a request that is finished, held by a live worker, past that poll, or gone claims nothing and is dropped.
    */
-  readonly handle = async (job: Job): Promise<void> => {
+  readonly handle = (job: Job): Promise<void> =>
+    // Each run continues the trace its job carries: the create's (docs/tracing.md); without one, a trace of its own
+    // rather than whatever context the queue's callback happens to run in.
+    tracing.inSpan(spanNames.run, { kind: 'consumer', parent: job.traceparent ?? null, attributes: { [traceAttributes.requestId]: job.requestId } }, (span) => this.run(job, span));
+
+  private async run(job: Job, span: TraceSpan): Promise<void> {
     const { requests, settings, clock, workerId } = this.deps;
-    const started = await requests.claim(job.requestId, workerId, clock.now(), settings.lease_ms, 'start');
-    if (started) return this.start(started);
-    const polled = await requests.claim(job.requestId, workerId, clock.now(), settings.lease_ms, 'poll');
-    if (polled) return this.poll(polled);
-  };
+    if (job.poll !== undefined) {
+      const polled = await requests.claim(job.requestId, workerId, clock.now(), settings.lease_ms, 'poll', job.poll);
+      if (!polled) return;
+      span.setAttributes(claimedAttributes('poll', polled));
+      return this.poll(polled);
+    }
+    const claimedAt = clock.now();
+    const started = await requests.claim(job.requestId, workerId, claimedAt, settings.lease_ms, 'start');
+    if (started) {
+      span.setAttributes(claimedAttributes('start', started));
+      this.deps.changes?.announce(started.id);
+      // The claim keeps the first start's time: when it is this claim's, the request's queue wait ends here, once.
+      if (started.startedAtMs === claimedAt) this.deps.metrics?.requestStarted(started.operation, (claimedAt - started.createdAtMs) / 1000);
+      return this.start(started);
+    }
+  }
 
   private async start(request: RequestRecord): Promise<void> {
-    const { settings, clock, workerId, finisher } = this.deps;
+    const { settings, workerId, finisher } = this.deps;
     const definition = this.deps.registry.get(request.operation);
     if (!definition) return void (await finisher.fail(request, workerId, `operation ${request.operation} is no longer served`));
     if (request.attempts > settings.max_attempts) {
@@ -82,19 +103,31 @@ export class RequestWorker {
     const candidates = this.deps.plugins.candidates(request.operation, modelRoute);
     let lastTransient: ProviderError | undefined;
     for (const candidate of candidates) {
-      const attempt = this.recordStartAttempt(request, candidate.plugin.id, route);
+      const attempt = this.recordStartAttempt(request, candidate, route);
+      // A client's cancel stops this start while it only renders or uploads (see running-starts.ts).
+      const running = trackStart(request.id);
       try {
-        const result = await this.call(attempt, candidate, route, (context) => candidate.plugin.operations[request.operation].start(request.input ?? {}, context, route), () =>
-          this.recordSubmission(request, candidate.plugin.id),
-        );
+        const result = await this.call('start', attempt, candidate, route, (context) => candidate.plugin.operations[request.operation].start(request.input ?? {}, context, route), {
+          beforeSubmission: () => {
+            running.submitting();
+            return this.recordSubmission(request, candidate.plugin.id);
+          },
+          cancelSignal: running.signal,
+        });
+        if (candidate !== candidates[0]) this.deps.metrics?.providerFallback(request.operation, candidates[0].plugin.id, candidate.plugin.id);
         return this.settleStart(attempt, definition, candidate.plugin.id, route, result);
       } catch (error) {
-        const failure = error as ProviderError;
+        // The store's own failures (after its retries) are not the provider's: the job is redelivered, or the
+        // sweeper takes the request over when its lease runs out; failing it would blame and refund the wrong thing.
+        if (!ProviderError.is(error)) throw error;
+        const failure = error;
         // Never the next provider: that would be a second job if this one took the submission.
         if (ProviderError.isOutcomeUnknown(failure)) return this.reconcile(attempt, definition, candidate, route, failure.message);
         if (!failure.retryable) return void (await finisher.fail(attempt, workerId, failure.message));
         this.deps.log.warn({ requestId: request.id, provider: candidate.plugin.id, err: failure.message }, 'provider deferred the start; trying the next one');
         lastTransient = failure;
+      } finally {
+        running.end();
       }
     }
     // Every provider is down or none is configured: defer, spending nothing, until the give-up time.
@@ -114,7 +147,7 @@ export class RequestWorker {
     log.warn({ requestId: request.id, provider, reason }, 'submission outcome unknown; not submitting again');
     if (!handler?.reconcile) return void (await finisher.fail(request, workerId, unconfirmedMessage(provider, reason)));
     try {
-      const found = await this.call(request, loaded, route, (context) => handler.reconcile!(request.input ?? {}, context, route));
+      const found = await this.call('reconcile', request, loaded, route, (context) => handler.reconcile!(request.input ?? {}, context, route));
       if (found === 'absent') {
         log.info({ requestId: request.id, provider }, 'the vendor has no job for this request; starting again later');
         return this.defer(request, settings.retry_after_ms, { refundAttempt: true, forgetStart: true });
@@ -133,8 +166,8 @@ export class RequestWorker {
   }
 
   private async defer(request: RequestRecord, delayMs: number, options: { refundAttempt: boolean; forgetStart: boolean }): Promise<void> {
-    await this.deps.requests.release(request.id, this.deps.workerId, { status: 'queued', nextCheckAtMs: this.deps.clock.now() + delayMs, ...options });
-    await this.deps.queue.publish({ requestId: request.id }, { delayMs });
+    if (await withTransientRetry(() => this.deps.requests.release(request.id, this.deps.workerId, { status: 'queued', nextCheckAtMs: this.deps.clock.now() + delayMs, ...options }))) this.deps.changes?.announce(request.id);
+    await this.deps.queue.publish(withTraceparent({ requestId: request.id }, request.traceContext ?? undefined), { delayMs });
   }
 
   /**
@@ -142,15 +175,21 @@ export class RequestWorker {
    * the request id stands in for the vendor's task id until there is one. Not awaited: it runs beside the
    * plugin call instead of ahead of it, and the store only lets it land while this worker still holds the
    * request without a task, so it can never overwrite a later state. A failure then fails with this output.
+   * A synthetic provider (`local`) does not make the routed vendor model: its finished output names what made
+   * it, and until then `model` is left out rather than claim the vendor's.
    */
-  private recordStartAttempt(request: RequestRecord, provider: string, route: RoutedModel): RequestRecord {
-    const output: JsonObject = { task_id: request.id, status: 'processing', provider, model: route.publicName };
-    this.deps.requests.recordStartAttempt(request.id, this.deps.workerId, output).catch((error) => this.deps.log.warn({ err: error, requestId: request.id }, 'could not record the start attempt'));
+  private recordStartAttempt(request: RequestRecord, candidate: LoadedPlugin, route: RoutedModel): RequestRecord {
+    const provider = candidate.plugin.id;
+    const output: JsonObject = { task_id: request.id, status: 'processing', provider, ...(candidate.plugin.synthetic ? {} : { model: route.publicName }) };
+    this.deps.requests
+      .recordStartAttempt(request.id, this.deps.workerId, output)
+      .then((recorded) => recorded && this.deps.changes?.announce(request.id))
+      .catch((error) => this.deps.log.warn({ err: error, requestId: request.id }, 'could not record the start attempt'));
     return { ...request, output };
   }
 
   private async recordSubmission(request: RequestRecord, provider: string): Promise<void> {
-    if (!(await this.deps.requests.recordSubmission(request.id, this.deps.workerId, provider))) {
+    if (!(await withTransientRetry(() => this.deps.requests.recordSubmission(request.id, this.deps.workerId, provider)))) {
       throw new ProviderError(`${provider}: the worker lost the request before submitting it`, { provider, retryable: false });
     }
   }
@@ -165,16 +204,18 @@ export class RequestWorker {
     }
     if (await this.gaveUp(request, definition)) return;
     const route = this.routeOf(request, definition);
+    let result: Awaited<ReturnType<NonNullable<typeof handler.status>>>;
     try {
-      const result = await this.call(request, loaded, route, (context) => handler.status!(request.task!, context, route));
-      if ('done' in result) return void (await finisher.succeed(request, workerId, definition, servedBy(result.done, loaded.plugin.id)));
-      if ('failed' in result) return void (await finisher.fail(request, workerId, result.failed));
-      await this.schedulePoll(request, definition, loaded.plugin.id, request.task!, route, request.pollCount + 1, result.pending.progress);
+      result = await this.call('status', request, loaded, route, (context) => handler.status!(request.task!, context, route));
     } catch (error) {
       const failure = error as ProviderError;
       if (!failure.retryable) return void (await finisher.fail(request, workerId, failure.message));
-      await this.schedulePoll(request, definition, loaded.plugin.id, request.task!, route, request.pollCount + 1, undefined, failure.details.retryAfterSeconds);
+      return this.schedulePoll(request, definition, loaded.plugin.id, request.task!, route, request.pollCount + 1, undefined, failure.details.retryAfterSeconds);
     }
+    // Outside the try: a store failure while finishing or scheduling is not the provider's (see start()).
+    if ('done' in result) return void (await finisher.succeed(request, workerId, definition, servedBy(result.done, loaded.plugin.id)));
+    if ('failed' in result) return void (await finisher.fail(request, workerId, result.failed));
+    await this.schedulePoll(request, definition, loaded.plugin.id, request.task!, route, request.pollCount + 1, result.pending.progress);
   }
 
   private async schedulePoll(
@@ -187,13 +228,15 @@ export class RequestWorker {
     progress?: number,
     retryAfterSeconds?: number,
   ): Promise<void> {
-    const polling = definition.manifest.polling;
+    const polling = pollingFor(definition.manifest.polling, provider);
     const delay = pollCount === 0 ? polling.first_after_ms : nextCheckDelay(polling, pollCount - 1, { retryAfterSeconds });
     const output: JsonObject = { task_id: task.taskId, status: 'processing', provider, model: route.publicName };
     if (progress !== undefined) output.progress = progress;
     const now = this.deps.clock.now();
-    if (!(await this.deps.requests.recordTask(request.id, this.deps.workerId, { provider, task, output, nextCheckAtMs: now + delay, pollCount }))) return;
-    await this.deps.queue.publish({ requestId: request.id }, { delayMs: delay });
+    // A conditional update of this worker's own row: retrying one that hit a deadlock is safe.
+    if (!(await withTransientRetry(() => this.deps.requests.recordTask(request.id, this.deps.workerId, { provider, task, output, nextCheckAtMs: now + delay, pollCount })))) return;
+    this.deps.changes?.announce(request.id);
+    await this.deps.queue.publish(withTraceparent({ requestId: request.id, poll: pollCount }, request.traceContext ?? undefined), { delayMs: delay });
   }
 
   /** Past the manifest's give-up time the request fails (refunded), whatever the provider says. */
@@ -214,15 +257,30 @@ export class RequestWorker {
    * A plugin call with a lease heartbeat: the lease stays short (a dead worker's request is taken over
    * quickly) while a long render or upload keeps it alive.
    */
-  private async call<T>(request: RequestRecord, loaded: LoadedPlugin, route: RoutedModel, invoke: Parameters<typeof callProvider<T>>[3], beforeSubmission?: () => Promise<void>): Promise<T> {
+  private async call<T>(
+    kind: ProviderCallKind,
+    request: RequestRecord,
+    loaded: LoadedPlugin,
+    route: RoutedModel,
+    invoke: Parameters<typeof callProvider<T>>[3],
+    start: { beforeSubmission?: () => Promise<void>; cancelSignal?: AbortSignal } = {},
+  ): Promise<T> {
     const { requests, settings, clock, workerId, log } = this.deps;
     const heartbeat = setInterval(() => {
       requests.extendLease(request.id, workerId, clock.now() + settings.lease_ms).catch((error) => log.warn({ err: error, requestId: request.id }, 'lease heartbeat failed'));
     }, Math.max(50, Math.floor(settings.lease_ms / 3)));
     try {
-      return await callProvider(this.deps, loaded, { requestId: request.id, operation: request.operation, route, timeoutMs: this.deps.callTimeoutMs, beforeSubmission }, invoke);
+      const attributes = { [traceAttributes.provider]: loaded.plugin.id, [traceAttributes.providerCall]: kind, [traceAttributes.requestId]: request.id };
+      return await tracing.inSpan(spanNames.providerCall, { attributes }, () =>
+        callProvider(this.deps, loaded, { kind, requestId: request.id, operation: request.operation, route, timeoutMs: this.deps.callTimeoutMs, ...start }, invoke),
+      );
     } finally {
       clearInterval(heartbeat);
     }
   }
+}
+
+/** What a job run claimed, on its span: the phase and the request's operation and model. */
+function claimedAttributes(phase: 'start' | 'poll', request: RequestRecord) {
+  return { [traceAttributes.jobPhase]: phase, [traceAttributes.operation]: request.operation, [traceAttributes.model]: request.model };
 }

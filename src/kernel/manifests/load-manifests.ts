@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { ManifestError } from './manifest-error.js';
 import { manifestMetaSchema } from './manifest-meta-schema.js';
+import { renderExamples } from './manifest-examples.js';
 import type { OperationManifest } from './manifest-types.js';
 import { createSchemaCompiler } from './schema-compiler.js';
 
@@ -59,6 +60,13 @@ function checkConsistency(manifest: OperationManifest, file: string, checker: Re
       throw new ManifestError(file, `/credits`, `term ${index} prices ${term.field}, which is not an input property`);
     }
   }
+  checkSettleRule(manifest, file);
+  checkPollingProviders(manifest, file);
+  for (const field of Object.keys(manifest.workspace_links ?? {})) {
+    if (!(field in (manifest.input.properties as object))) {
+      throw new ManifestError(file, `/workspace_links/${field}`, 'links a field that is not an input property');
+    }
+  }
   let validateInput;
   try {
     validateInput = checker.compile(manifest.input);
@@ -66,10 +74,36 @@ function checkConsistency(manifest: OperationManifest, file: string, checker: Re
   } catch (error) {
     throw new ManifestError(file, '/input', `is not a valid JSON Schema: ${(error as Error).message}`);
   }
-  for (const [index, example] of (manifest.examples ?? []).entries()) {
-    if (!validateInput(structuredClone(example))) {
+  // Rendered as clients are shown them: any absolute base stands for public_url, which the settings require to be one.
+  for (const [index, example] of renderExamples(manifest, 'http://127.0.0.1:8080').entries()) {
+    if (!validateInput(example)) {
       const first = validateInput.errors![0];
       throw new ManifestError(file, `/examples/${index}${first.instancePath}`, first.message ?? 'does not validate');
     }
+  }
+}
+
+/**
+ * A settle rule may only replace what the credit rule prices by a number: a `per` term by value or a numeric
+ * `multiply` term. A measured number in place of an array length or a map key would price nothing it says.
+ */
+function checkSettleRule(manifest: OperationManifest, file: string): void {
+  const { credits } = manifest;
+  const byValue = new Set([
+    ...(credits.per ?? []).filter((term) => term.measure !== 'length').map((term) => term.field),
+    ...(credits.multiply ?? []).filter((term) => term.numeric).map((term) => term.field),
+  ]);
+  for (const field of Object.keys(credits.settle?.replace ?? {})) {
+    if (!byValue.has(field)) {
+      throw new ManifestError(file, `/credits/settle/replace/${field}`, 'replaces a field that no per term (by value) or numeric multiply term of the rule prices');
+    }
+  }
+}
+
+/** A polling entry for a plugin that no route of the operation names would never apply: most likely a typo. */
+function checkPollingProviders(manifest: OperationManifest, file: string): void {
+  const named = new Set(Object.values(manifest.routing.models).flatMap((route) => [route.plugin ?? route.planned, ...(route.fallbacks ?? [])]));
+  for (const provider of Object.keys(manifest.polling.providers ?? {})) {
+    if (!named.has(provider)) throw new ManifestError(file, `/polling/providers/${provider}`, `names ${provider}, which no route of ${manifest.operation} names`);
   }
 }

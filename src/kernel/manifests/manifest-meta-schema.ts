@@ -2,6 +2,8 @@
  * The schema every manifest must satisfy before the gateway starts. A broken manifest stops the
  * process with the file name and the JSON pointer of the fault (see load-manifests.ts).
  */
+import { usageMeasures } from '../credits/usage.js';
+
 const deprecation = {
   type: 'object',
   additionalProperties: false,
@@ -90,6 +92,16 @@ export const manifestMetaSchema = {
             },
           },
         },
+        // Priced field -> the usage measure that replaces it when the request is settled (load-manifests.ts checks
+        // that each field is one the rule prices by value).
+        settle: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['replace'],
+          properties: {
+            replace: { type: 'object', minProperties: 1, propertyNames: { pattern: '^[a-z0-9_]+$' }, additionalProperties: { enum: [...usageMeasures] } },
+          },
+        },
       },
     },
     routing: {
@@ -132,8 +144,28 @@ export const manifestMetaSchema = {
         backoff: { type: 'number', minimum: 1 },
         max_every_ms: { type: 'integer', minimum: 1 },
         give_up_after_ms: { type: 'integer', minimum: 1 },
+        // Per plugin id: the timings that differ when that plugin serves the operation (polling-strategy.ts).
+        providers: {
+          type: 'object',
+          additionalProperties: {
+            type: 'object',
+            additionalProperties: false,
+            minProperties: 1,
+            properties: {
+              first_after_ms: { type: 'integer', minimum: 0 },
+              every_ms: { type: 'integer', minimum: 1 },
+              backoff: { type: 'number', minimum: 1 },
+              max_every_ms: { type: 'integer', minimum: 1 },
+            },
+          },
+        },
       },
     },
     examples: { type: 'array', items: { type: 'object' } },
+    // Input fields naming workspace objects: checked at create, linked to the artifacts at success.
+    workspace_links: {
+      type: 'object',
+      additionalProperties: { enum: ['workspace', 'project', 'world', 'asset:character', 'asset:object', 'asset:location', 'asset:zone'] },
+    },
   },
 } as const;

@@ -4,6 +4,8 @@
  * validation, pricing and routing are derived from it. The runtime shape is enforced by
  * `manifest-meta-schema.ts` before any of these types are trusted.
  */
+import type { UsageMeasure } from '../credits/usage.js';
+
 export type JsonSchema = Record<string, unknown>;
 
 export interface OperationManifest {
@@ -29,7 +31,14 @@ export interface OperationManifest {
   polling: PollingStrategy;
   /** Example inputs for docs, OpenAPI and smoke tests; each must validate against `input`. */
   examples?: Record<string, unknown>[];
+  /**
+   * Input fields that name workspace objects (kernel/workspaces): the caller must be able to write them at create
+   * (checked before the debit), and a successful request's hosted artifacts are linked to them.
+   */
+  workspace_links?: Record<string, WorkspaceLinkTarget>;
 }
+
+export type WorkspaceLinkTarget = 'workspace' | 'project' | 'world' | 'asset:character' | 'asset:object' | 'asset:location' | 'asset:zone';
 
 export interface DeprecationNotice {
   /** Shown in the `Deprecation`/`Link` headers and the OpenAPI document. */
@@ -42,24 +51,36 @@ export interface DeprecationNotice {
   sunset?: string;
 }
 
-/**
- * Declarative price of one request, in credits; no code is evaluated.
- *   credits = max(min, ceil((base + Σ per[i]) × Π multiply[j]))
- * `per` terms add `rate × value` of a numeric (or array-length) input field;
- * `multiply` terms multiply by a lookup of an input value, or by the numeric value itself.
- */
 export interface ConditionalDefault {
   /** Every entry must hold: a scalar means equality, `{ present: true|false }` tests presence. */
   when: Record<string, string | number | boolean | { present: boolean }>;
   set: Record<string, unknown>;
 }
 
+/**
+ * Declarative price of one request, in credits; no code is evaluated.
+ *   credits = clamp(ceil((base + Σ per[i]) × Π multiply[j]), min, max)
+ * `per` terms add `rate × value` of a numeric (or array-length) input field;
+ * `multiply` terms multiply by a lookup of an input value, or by the numeric value itself.
+ */
 export interface CreditRule {
   base: number;
   per?: CreditPerTerm[];
   multiply?: CreditMultiplyTerm[];
   min?: number;
   max?: number;
+  /** How a finished request is re-priced from the usage its provider measured; without it the quote is final. */
+  settle?: CreditSettleRule;
+}
+
+/**
+ * The settled price is this same rule over the stored input with each `replace` field set to the measured value
+ * (e.g. the declared `duration_seconds` replaced by the `output_seconds` the vendor billed). A field is priced by a
+ * `per` term (by value) or a numeric `multiply` term; a measure the provider did not report leaves its field alone.
+ */
+export interface CreditSettleRule {
+  /** Top-level input field -> the measure that replaces it. */
+  replace: Record<string, UsageMeasure>;
 }
 
 export interface CreditPerTerm {
@@ -136,4 +157,11 @@ export interface PollingStrategy {
   max_every_ms: number;
   /** After this long in `processing` the request fails and is refunded. */
   give_up_after_ms: number;
+  /**
+   * Per plugin id, the timings that differ when that plugin serves the operation (e.g. `local`, which renders the
+   * whole job inside `start`, is told to clients as `poll_after_ms` of its typical render time). See pollingFor().
+   */
+  providers?: Record<string, ProviderPolling>;
 }
+
+export type ProviderPolling = Partial<Pick<PollingStrategy, 'first_after_ms' | 'every_ms' | 'backoff' | 'max_every_ms'>>;

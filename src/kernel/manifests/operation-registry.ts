@@ -48,8 +48,7 @@ export class OperationDefinition {
       });
     }
     const { routing } = this.manifest;
-    const selected = routing.model_field ? input[routing.model_field] : undefined;
-    const model = typeof selected === 'string' ? selected : routing.default_model;
+    const model = this.modelOf(input);
     const route = routing.models[model];
     if (!route) {
       // Only reachable when a manifest's model enum and routing table disagree; say which field.
@@ -64,6 +63,13 @@ export class OperationDefinition {
     }
     const deprecations = [this.manifest.deprecated, route.deprecated].filter((notice): notice is DeprecationNotice => !!notice);
     return { operation: this, input, model, route, credits: priceRequest(this.manifest.credits, input), deprecations };
+  }
+
+  /** The model value an input (after defaults) selects: its model field, or the operation's default model. */
+  modelOf(input: Record<string, unknown>): string {
+    const { routing } = this.manifest;
+    const selected = routing.model_field ? input[routing.model_field] : undefined;
+    return typeof selected === 'string' ? selected : routing.default_model;
   }
 
   /** Checks a provider's success output against the manifest; returns the problems, empty when valid. */
@@ -126,11 +132,21 @@ function toFieldErrors(errors: ErrorObject[], prefix: string): FieldError[] {
     let path = prefix + error.instancePath;
     if (error.keyword === 'additionalProperties') path += `/${(error.params as { additionalProperty: string }).additionalProperty}`;
     if (error.keyword === 'required') path += `/${(error.params as { missingProperty: string }).missingProperty}`;
-    const message = error.keyword === 'additionalProperties' ? 'is not an accepted field' : error.keyword === 'required' ? 'is required' : error.message ?? 'is invalid';
+    const message = messageOf(error);
     const key = `${path}\u0000${message}`;
     if (seen.has(key)) continue;
     seen.add(key);
     result.push({ path, message });
   }
   return result;
+}
+
+function messageOf(error: ErrorObject): string {
+  switch (error.keyword) {
+    case 'additionalProperties': return 'is not an accepted field';
+    case 'required': return 'is required';
+    // ajv says only "must be equal to one of the allowed values"; a client needs to know which.
+    case 'enum': return `must be one of: ${(error.params as { allowedValues: unknown[] }).allowedValues.map((value) => JSON.stringify(value)).join(', ')}`;
+    default: return error.message ?? 'is invalid';
+  }
 }

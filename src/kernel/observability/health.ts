@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../store/index.js';
 import type { JobQueue } from '../queue/index.js';
 import type { PluginRegistry } from '../plugins/index.js';
+import type { GatewayMetrics } from './metrics.js';
 
 /** Why a component is down, in words that are safe to show anyone. */
 export type DownReason = 'unreachable' | 'timed out' | 'failing';
@@ -24,8 +25,10 @@ const databaseCheckTimeoutMs = 2000;
 
 class CheckTimedOut extends Error {}
 
-export async function checkHealth(deps: { role: string; database: Database; queue: JobQueue; plugins: PluginRegistry; log: Logger }): Promise<HealthReport> {
+export async function checkHealth(deps: { role: string; database: Database; queue: JobQueue; plugins: PluginRegistry; log: Logger; metrics?: GatewayMetrics }): Promise<HealthReport> {
   const checks: HealthReport['checks'] = { database: await checkDatabase(deps.database, deps.log), queue: await checkQueue(deps.queue, deps.log) };
+  // A probe's answer is as fresh as the store gauges' own check, so it updates `mediagate_database_up` too.
+  deps.metrics?.databaseUp.set(checks.database.ok ? 1 : 0);
   return { ok: Object.values(checks).every((check) => check.ok), role: deps.role, checks, providers: deps.plugins.breakerStates() };
 }
 

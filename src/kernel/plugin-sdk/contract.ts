@@ -31,6 +31,11 @@ export interface ProviderTask {
   state?: JsonObject;
 }
 
+/**
+ * `done` is the operation's output, checked against its manifest. It may carry `usage` — what the vendor measured of
+ * the job, e.g. `{ output_seconds: 9.98 }` (kernel/credits/usage.ts) — which the manifest's settle rule prices; a
+ * plugin never reports credits.
+ */
 export type StartResult = { done: JsonObject } | { task: ProviderTask };
 export type StatusResult = { pending: { progress?: number } } | { done: JsonObject } | { failed: string };
 

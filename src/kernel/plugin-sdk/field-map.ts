@@ -50,6 +50,12 @@ export function pick(data: unknown, path: string): unknown {
   return current;
 }
 
+/** A non-blank string at a dot path of a vendor response, trimmed; undefined for anything else. */
+export function textAt(data: unknown, path: string): string | undefined {
+  const value = pick(data, path);
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
 /** A required field of a vendor response: missing means the vendor broke its contract (permanent failure). */
 export function requireField<T>(data: unknown, path: string, provider: string, expected: 'string' | 'number' | 'array' | 'object' = 'string'): T {
   const value = pick(data, path);

@@ -23,11 +23,3 @@ export function imageGenerationOutput(fields: { taskId: string; urls: string[]; 
     aspect_ratio: fields.aspectRatio,
   });
 }
-
-/**
- * Our credits for a vendor-reported amount (seconds, vendor credits...): amount x rate, rounded up after
- * removing floating-point noise as the kernel's pricing does (0.1 x 30 is 3, not 4), never below `minimum`.
- */
-export function creditsFor(amount: number, rate: number, minimum = 0): number {
-  return Math.max(minimum, Math.ceil(Number((amount * rate).toFixed(6))));
-}

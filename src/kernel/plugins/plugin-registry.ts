@@ -9,6 +9,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import CircuitBreaker from 'opossum';
+import { retiredPricingSetting } from '../credits/index.js';
 import type { ModelRoute } from '../manifests/manifest-types.js';
 import { createSchemaCompiler } from '../manifests/schema-compiler.js';
 import type { ProviderPlugin } from '../plugin-sdk/contract.js';
@@ -50,7 +51,12 @@ export class PluginRegistry {
     const config = structuredClone(rawConfig);
     const validate = createSchemaCompiler({ useDefaults: true }).compile(plugin.configSchema);
     if (!validate(config)) {
-      const problems = (validate.errors ?? []).map((error) => `providers.${plugin.id}${error.instancePath.replace(/\//g, '.')} ${error.message}`);
+      const problems = (validate.errors ?? []).map((error) => {
+        const path = `providers.${plugin.id}${error.instancePath.replace(/\//g, '.')}`;
+        if (error.keyword !== 'additionalProperties') return `${path} ${error.message}`;
+        const key = (error.params as { additionalProperty: string }).additionalProperty;
+        return retiredPricingSetting(`${path}.${key}`, key) ?? `${path} ${error.message} (${key})`;
+      });
       throw new Error(`invalid configuration for plugin ${plugin.id}:\n  ${problems.join('\n  ')}`);
     }
     const settings = this.breakerSettings;

@@ -2,14 +2,25 @@
  * In-process queue for the embedded default. Jobs live in memory, so a crash loses them: that is fine
  * because the store is the source of truth and the sweeper republishes every request that is due.
  */
-import type { Job, JobHandler, JobQueue } from './queue-port.js';
+import { jobPublishSpan, spanNames, tracing } from '../observability/tracing.js';
+import { withTraceparent, type Job, type JobHandler, type JobQueue, type PublishObserver } from './queue-port.js';
+
+interface Entry {
+  job: Job;
+  deliveries: number;
+}
+
+/** Starts and polls wait and run apart, each under its own concurrency, as in the RabbitMQ adapter's two queues. */
+interface Lane {
+  ready: Entry[];
+  running: number;
+  concurrency: number;
+}
 
 export class MemoryQueue implements JobQueue {
-  private readonly ready: { job: Job; deliveries: number }[] = [];
+  private readonly lanes: Record<'work' | 'poll', Lane> = { work: { ready: [], running: 0, concurrency: 1 }, poll: { ready: [], running: 0, concurrency: 1 } };
   private readonly timers = new Set<NodeJS.Timeout>();
   private handler: JobHandler | undefined;
-  private concurrency = 1;
-  private running = 0;
   private closed = false;
   private idleWaiters: (() => void)[] = [];
 
@@ -24,23 +35,27 @@ export class MemoryQueue implements JobQueue {
       redeliveryDelayMs: 100,
       deliveryLimit: 5,
     },
+    private readonly onPublish?: PublishObserver,
   ) {}
 
   async publish(job: Job, options: { delayMs?: number } = {}): Promise<void> {
-    if (this.closed) return;
+    // A closing process drops the job; the store still has the request, and the sweeper sends it again.
+    if (this.closed) return this.onPublish?.('failed');
     const delay = options.delayMs ?? 0;
-    this.enqueue({ job, deliveries: 0 }, delay);
+    await tracing.inSpan(spanNames.publish, jobPublishSpan(job, delay, 'mediagate-memory'), async (span) => this.enqueue({ job: withTraceparent(job, span.traceparent), deliveries: 0 }, delay));
+    this.onPublish?.('confirmed');
   }
 
-  private enqueue(entry: { job: Job; deliveries: number }, delay: number): void {
+  private enqueue(entry: Entry, delay: number): void {
+    const lane = this.lanes[entry.job.poll === undefined ? 'work' : 'poll'];
     if (delay <= 0) {
-      this.ready.push(entry);
+      lane.ready.push(entry);
       this.pump();
       return;
     }
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      this.ready.push(entry);
+      lane.ready.push(entry);
       this.pump();
     }, delay);
     // A pending re-poll must not keep a finished process alive: the sweeper finds it after a restart.
@@ -48,9 +63,10 @@ export class MemoryQueue implements JobQueue {
     this.timers.add(timer);
   }
 
-  async consume(handler: JobHandler, options: { concurrency: number }): Promise<void> {
+  async consume(handler: JobHandler, options: { concurrency: number; pollConcurrency?: number }): Promise<void> {
     this.handler = handler;
-    this.concurrency = Math.max(1, options.concurrency);
+    this.lanes.work.concurrency = Math.max(1, options.concurrency);
+    this.lanes.poll.concurrency = Math.max(1, options.pollConcurrency ?? options.concurrency);
     this.pump();
   }
 
@@ -58,20 +74,33 @@ export class MemoryQueue implements JobQueue {
     this.closed = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
-    this.ready.length = 0;
+    for (const lane of Object.values(this.lanes)) lane.ready.length = 0;
     if (this.running === 0) return;
     await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
   }
 
+  /** Jobs ready and not yet running (delayed ones are not counted); the sweeper's sign of a backlog. */
+  async waiting(): Promise<number> {
+    return this.lanes.work.ready.length + this.lanes.poll.ready.length;
+  }
+
   /** Jobs waiting (ready or delayed) plus jobs running; for metrics and tests. */
   get depth(): { ready: number; delayed: number; running: number } {
-    return { ready: this.ready.length, delayed: this.timers.size, running: this.running };
+    return { ready: this.lanes.work.ready.length + this.lanes.poll.ready.length, delayed: this.timers.size, running: this.running };
+  }
+
+  private get running(): number {
+    return this.lanes.work.running + this.lanes.poll.running;
   }
 
   private pump(): void {
-    while (this.handler && !this.closed && this.running < this.concurrency && this.ready.length > 0) {
-      const entry = this.ready.shift()!;
-      this.running += 1;
+    for (const lane of Object.values(this.lanes)) this.pumpLane(lane);
+  }
+
+  private pumpLane(lane: Lane): void {
+    while (this.handler && !this.closed && lane.running < lane.concurrency && lane.ready.length > 0) {
+      const entry = lane.ready.shift()!;
+      lane.running += 1;
       const handler = this.handler;
       // setImmediate keeps a burst of publishes from running handlers inside the publisher's stack.
       setImmediate(() => {
@@ -86,7 +115,7 @@ export class MemoryQueue implements JobQueue {
             }
           })
           .finally(() => {
-            this.running -= 1;
+            lane.running -= 1;
             if (this.running === 0 && this.closed) this.idleWaiters.splice(0).forEach((resolve) => resolve());
             this.pump();
           });

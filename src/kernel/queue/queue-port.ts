@@ -4,6 +4,22 @@
  */
 export interface Job {
   requestId: string;
+  /**
+   * For a poll, the poll it was scheduled for (the request's `pollCount` then): a stale or duplicate copy of a poll
+   * job (the sweeper's, one redelivered after that poll was done) then claims nothing, instead of polling the vendor
+   * early and starting a second chain of polls. Absent on a job that starts a request.
+   */
+  poll?: number;
+  /**
+   * The W3C traceparent the job's run continues (docs/tracing.md); only when tracing is on. The in-process queue
+   * hands the job object over as it is, RabbitMQ carries it in the message's `traceparent` header.
+   */
+  traceparent?: string;
+}
+
+/** `job` carrying `traceparent`, or `job` itself (the same object) when there is none: tracing off. */
+export function withTraceparent(job: Job, traceparent: string | undefined): Job {
+  return traceparent === undefined ? job : { ...job, traceparent };
 }
 
 export type JobHandler = (job: Job) => Promise<void>;
@@ -14,10 +30,19 @@ export interface JobQueue {
    * short bound when the broker is unreachable: callers have the job in the store, and the sweeper sends it.
    */
   publish(job: Job, options?: { delayMs?: number }): Promise<void>;
-  /** Starts delivering jobs to `handler`, at most `concurrency` at a time. */
-  consume(handler: JobHandler, options: { concurrency: number }): Promise<void>;
+  /**
+   * Starts delivering jobs to `handler`: at most `concurrency` starts and, apart from them, at most
+   * `pollConcurrency` polls (jobs naming a poll; default `concurrency`) at a time. Polls mostly wait on a vendor,
+   * so a worker can hold many; and a backlog of starts never delays a due poll.
+   */
+  consume(handler: JobHandler, options: { concurrency: number; pollConcurrency?: number }): Promise<void>;
   /** Stops delivering; resolves when in-flight handlers have finished. */
   close(): Promise<void>;
+  /** Jobs ready and waiting for a worker right now (not delayed, not running); undefined when unknown. For the sweeper. */
+  waiting?(): Promise<number | undefined>;
   /** Whether the broker is reachable right now (for health endpoints); absent = always healthy. */
   health?(): Promise<{ ok: boolean; detail?: string }>;
 }
+
+/** Told of every publish once it is known to be queued (for a broker: confirmed) or not; for the metrics. */
+export type PublishObserver = (outcome: 'confirmed' | 'failed') => void;

@@ -1,29 +1,42 @@
 /**
- * Consuming: prefetch = concurrency; a job is acked only after its handler resolved, and nacked back to
- * the queue (after a growing pause) when it threw. The quorum queue counts deliveries and dead-letters a
- * job past the delivery limit to the DLQ, whose consumer calls `onDeadLetter` so the kernel can fail and
- * refund the request. A job leaving a wait queue with delay still to go is moved to its next wait queue.
+ * Consuming: two lanes, the work queue (starts) with prefetch = concurrency and the poll queue (vendor polls) with
+ * prefetch = pollConcurrency, each with its own limit of handlers, so a backlog of starts never holds a due poll
+ * back and polls, which mostly wait on a vendor, can be many. A job is acked only after its handler resolved, and
+ * nacked back to its queue (after a growing pause) when it threw. The quorum queues count deliveries and dead-letter
+ * a job past the delivery limit to the DLQ, whose consumer calls `onDeadLetter` so the kernel can fail and refund the
+ * request. A job out of the delay levels with delay still to go is sent through them again.
  */
 import type { Channel, ConsumeMessage } from 'amqplib';
 import type { Logger } from 'pino';
 import { bounded } from './deadline.js';
-import type { Job, JobHandler } from './queue-port.js';
+import { tracing } from '../observability/tracing.js';
+import { withTraceparent, type Job, type JobHandler } from './queue-port.js';
 import type { RabbitMqConnection } from './rabbitmq-connection.js';
-import { remainingHeader, type RabbitMqPublisher } from './rabbitmq-publisher.js';
+import { remainingHeader, traceparentHeader, type RabbitMqPublisher } from './rabbitmq-publisher.js';
 import type { Session } from './rabbitmq-session.js';
 import type { RabbitMqTopology } from './rabbitmq-topology.js';
 
 const deadLetterPrefetch = 4;
 const maxRedeliveryDelayMs = 30_000;
 
+/** One consumed queue, with its own prefetch and its own limit of handlers running at once. */
+interface Lane {
+  queue: string;
+  concurrency: number;
+  /** Handlers running now. */
+  running: number;
+  /** Jobs delivered and waiting for a slot. */
+  waiters: ((granted: boolean) => void)[];
+}
+
 interface Consumer {
   handler: JobHandler;
-  concurrency: number;
+  lanes: Lane[];
 }
 
 export interface RabbitMqConsumerOptions {
   connection: RabbitMqConnection;
-  /** Moves delayed jobs on to their next wait queue. */
+  /** Sends a job that came out of the delay levels with delay still to go through them again. */
   publisher: RabbitMqPublisher;
   topology: RabbitMqTopology;
   redeliveryDelayMs: number;
@@ -35,11 +48,8 @@ export class RabbitMqConsumer {
   private readonly connection: RabbitMqConnection;
   private readonly log: Logger;
   private consumer: Consumer | undefined;
-  /** Handlers running now. */
-  private running = 0;
   /** Dead-letter hooks and wait hand-overs in progress; close() waits for them too. */
   private settling = 0;
-  private slotWaiters: ((granted: boolean) => void)[] = [];
   private idleWaiters: (() => void)[] = [];
   /** Pending redelivery pauses; `close()` cuts them short. */
   private pauses = new Set<() => void>();
@@ -54,10 +64,12 @@ export class RabbitMqConsumer {
     return this.consumer !== undefined;
   }
 
-  async consume(handler: JobHandler, options: { concurrency: number }): Promise<void> {
+  async consume(handler: JobHandler, options: { concurrency: number; pollConcurrency?: number }): Promise<void> {
     if (this.consumer) throw new Error('the RabbitMQ queue already has a consumer');
     if (this.connection.closing) throw new Error('the RabbitMQ queue is closed');
-    this.consumer = { handler, concurrency: Math.max(1, Math.floor(options.concurrency)) };
+    const lane = (queue: string, concurrency: number): Lane => ({ queue, concurrency: Math.max(1, Math.floor(concurrency)), running: 0, waiters: [] });
+    const { topology } = this.options;
+    this.consumer = { handler, lanes: [lane(topology.workQueue, options.concurrency), lane(topology.pollQueue, options.pollConcurrency ?? options.concurrency)] };
     if (!this.connection.supervised) {
       // The first session starts consuming as part of its set-up.
       await this.connection.connect().catch((error: unknown) => {
@@ -71,25 +83,27 @@ export class RabbitMqConsumer {
     if (session && !session.isLost) await this.start(session).catch((error: unknown) => session.markLost('could not start consuming', error));
   }
 
-  /** Opens the work (and dead-letter) consume channels on `session`, once. */
+  /** Opens the work, poll (and dead-letter) consume channels on `session`, once. */
   async start(session: Session): Promise<void> {
     const consumer = this.consumer;
     if (!consumer || session.consuming) return;
     session.consuming = true;
     const { topology } = this.options;
-    const channel = await session.connection.createChannel();
-    channel.on('error', (error: Error) => this.log.debug({ err: error }, 'RabbitMQ consume channel error'));
-    channel.on('close', () => {
-      if (!this.connection.closing) session.markLost('consume channel closed');
-    });
-    // prefetch = concurrency: the broker never hands this process more jobs than it may run at once.
-    await channel.prefetch(consumer.concurrency);
-    const { consumerTag } = await channel.consume(topology.workQueue, (message) => {
-      // null = the broker cancelled us (queue deleted or moved): rebuild the session, which re-declares.
-      if (!message) return session.markLost('consumer cancelled by the broker');
-      void this.deliver(channel, consumer, message);
-    });
-    session.consumerChannels.push({ channel, consumerTag });
+    for (const lane of consumer.lanes) {
+      const channel = await session.connection.createChannel();
+      channel.on('error', (error: Error) => this.log.debug({ err: error, queue: lane.queue }, 'RabbitMQ consume channel error'));
+      channel.on('close', () => {
+        if (!this.connection.closing) session.markLost('consume channel closed');
+      });
+      // prefetch = the lane's concurrency: the broker never hands this process more jobs than it may run at once.
+      await channel.prefetch(lane.concurrency);
+      const { consumerTag } = await channel.consume(lane.queue, (message) => {
+        // null = the broker cancelled us (queue deleted or moved): rebuild the session, which re-declares.
+        if (!message) return session.markLost('consumer cancelled by the broker');
+        void this.deliver(channel, consumer.handler, lane, message);
+      });
+      session.consumerChannels.push({ channel, consumerTag });
+    }
 
     const onDeadLetter = this.options.onDeadLetter;
     if (onDeadLetter) {
@@ -116,12 +130,12 @@ export class RabbitMqConsumer {
       for (const { channel, consumerTag } of session.consumerChannels) await bounded(channel.cancel(consumerTag));
     }
     // Delivered but not started: back to the queue (resolving `false` makes deliver() nack with requeue).
-    this.slotWaiters.splice(0).forEach((resolve) => resolve(false));
+    for (const lane of this.consumer?.lanes ?? []) lane.waiters.splice(0).forEach((resolve) => resolve(false));
     for (const done of [...this.pauses]) done();
-    if (this.running > 0 || this.settling > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+    if (!this.idle()) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
   }
 
-  private async deliver(channel: Channel, consumer: Consumer, message: ConsumeMessage): Promise<void> {
+  private async deliver(channel: Channel, handler: JobHandler, lane: Lane, message: ConsumeMessage): Promise<void> {
     const job = parseJob(message);
     if (!job) {
       this.log.error({ body: message.content.toString('utf8').slice(0, 200) }, 'moving a malformed job to the dead-letter queue');
@@ -132,9 +146,9 @@ export class RabbitMqConsumer {
 
     // Jobs delivered over a new channel while handlers from a dropped one still run wait here, so the
     // concurrency limit holds across reconnects too.
-    if (!(await this.takeSlot(consumer))) return settle(channel, message, 'requeue');
+    if (!(await this.takeSlot(lane))) return settle(channel, message, 'requeue');
     try {
-      await consumer.handler(job);
+      await handler(job);
       settle(channel, message, 'ack');
     } catch (error) {
       const deliveries = Number(message.properties.headers?.['x-delivery-count'] ?? 0);
@@ -142,18 +156,18 @@ export class RabbitMqConsumer {
       await this.pause(Math.min(maxRedeliveryDelayMs, this.options.redeliveryDelayMs * 2 ** deliveries));
       settle(channel, message, 'requeue');
     } finally {
-      this.releaseSlot();
+      this.releaseSlot(lane);
     }
   }
 
-  /** A job out of a wait queue with more delay to go moves to its next wait queue; then this copy is acked. */
+  /** A job out of the delay levels with more delay to go goes through them again; then this copy is acked. */
   private async continueWait(channel: Channel, job: Job, remainingMs: number, message: ConsumeMessage): Promise<void> {
     this.settling += 1;
     try {
       await this.options.publisher.continueWait(job, remainingMs);
       settle(channel, message, 'ack');
     } catch (error) {
-      this.log.warn({ err: error, requestId: job.requestId }, 'could not move a delayed job to its next wait queue');
+      this.log.warn({ err: error, requestId: job.requestId }, 'could not send a delayed job through the delay levels again');
       settle(channel, message, 'requeue');
     } finally {
       this.settling -= 1;
@@ -182,26 +196,30 @@ export class RabbitMqConsumer {
     }
   }
 
-  private takeSlot(consumer: Consumer): Promise<boolean> {
+  private takeSlot(lane: Lane): Promise<boolean> {
     if (this.connection.closing) return Promise.resolve(false);
-    if (this.running < consumer.concurrency && this.slotWaiters.length === 0) {
-      this.running += 1;
+    if (lane.running < lane.concurrency && lane.waiters.length === 0) {
+      lane.running += 1;
       return Promise.resolve(true);
     }
-    return new Promise((resolve) => this.slotWaiters.push(resolve));
+    return new Promise((resolve) => lane.waiters.push(resolve));
   }
 
-  private releaseSlot(): void {
-    if (this.connection.closing) this.slotWaiters.splice(0).forEach((resolve) => resolve(false));
-    const next = this.slotWaiters.shift();
+  private releaseSlot(lane: Lane): void {
+    if (this.connection.closing) lane.waiters.splice(0).forEach((resolve) => resolve(false));
+    const next = lane.waiters.shift();
     // The slot passes straight to the next waiting job, so `running` never exceeds the limit.
     if (next) return next(true);
-    this.running -= 1;
+    lane.running -= 1;
     this.notifyIdle();
   }
 
+  private idle(): boolean {
+    return this.settling === 0 && (this.consumer?.lanes ?? []).every((lane) => lane.running === 0);
+  }
+
   private notifyIdle(): void {
-    if (this.running === 0 && this.settling === 0) this.idleWaiters.splice(0).forEach((resolve) => resolve());
+    if (this.idle()) this.idleWaiters.splice(0).forEach((resolve) => resolve());
   }
 
   private pause(ms: number): Promise<void> {
@@ -234,7 +252,11 @@ function parseJob(message: ConsumeMessage): Job | undefined {
   try {
     const body: unknown = JSON.parse(message.content.toString('utf8'));
     if (typeof body === 'object' && body !== null && typeof (body as Job).requestId === 'string' && (body as Job).requestId !== '') {
-      return { requestId: (body as Job).requestId };
+      const header: unknown = message.properties.headers?.[traceparentHeader];
+      const traceparent = typeof header === 'string' ? header : Buffer.isBuffer(header) ? header.toString('latin1') : undefined;
+      const poll = (body as Job).poll;
+      const job: Job = Number.isSafeInteger(poll) && poll! >= 0 ? { requestId: (body as Job).requestId, poll } : { requestId: (body as Job).requestId };
+      return withTraceparent(job, tracing.nearest(traceparent));
     }
   } catch {
     // fall through: malformed

@@ -7,13 +7,20 @@
  * lifecycle/create-request.ts). Every rejection means "not known to be queued".
  */
 import { randomUUID } from 'node:crypto';
-import type { Job } from './queue-port.js';
+import { jobPublishSpan, spanNames, tracing } from '../observability/tracing.js';
+import { withTraceparent, type Job } from './queue-port.js';
 import type { RabbitMqConnection } from './rabbitmq-connection.js';
 import { connectionLostMessage, type PendingConfirm, type Session } from './rabbitmq-session.js';
-import { planWait, workRoutingKey, type RabbitMqTopology } from './rabbitmq-topology.js';
+import { planDelay, type DelayPlan, type Destination, type RabbitMqTopology } from './rabbitmq-topology.js';
 
-/** Header carrying the part of a delay still to wait when a job leaves a wait queue. */
+/** Header carrying the part of a delay still to wait when a job comes out of the delay levels. */
 export const remainingHeader = 'mediagate-remaining-ms';
+
+/**
+ * W3C trace context of the job (Job.traceparent), under the header name the amqplib instrumentation also reads and
+ * writes: when it is on, it replaces the value with its own publish span's, a child of ours in the same trace.
+ */
+export const traceparentHeader = 'traceparent';
 
 export class RabbitMqPublisher {
   constructor(
@@ -22,33 +29,37 @@ export class RabbitMqPublisher {
     private readonly publishTimeoutMs: number,
   ) {}
 
-  async publish(job: Job, options: { delayMs?: number } = {}): Promise<void> {
+  publish(job: Job, options: { delayMs?: number } = {}): Promise<void> {
+    const delayMs = options.delayMs ?? 0;
+    return tracing.inSpan(spanNames.publish, jobPublishSpan(job, delayMs, 'rabbitmq'), (span) => this.send(withTraceparent(job, span.traceparent), delayMs));
+  }
+
+  private async send(job: Job, delayMs: number): Promise<void> {
     const outageSinceMs = this.connection.outageSinceMs;
     const downForMs = outageSinceMs === undefined ? 0 : Date.now() - outageSinceMs;
     // Past one timeout an outage is not a blip: waiting for it again would only add latency to every caller.
     if (downForMs > this.publishTimeoutMs) throw new Error(`RabbitMQ is unreachable (down for ${downForMs} ms); not waiting for it`);
     const deadline = Date.now() + this.publishTimeoutMs;
-    const wait = planWait(options.delayMs ?? 0, this.waitBucketsMs);
     const session = await this.connection.waitForSession(deadline);
-    await this.publishOn(session, job, wait, deadline);
+    await this.publishOn(session, job, planDelay(delayMs, destinationOf(job), this.topology), deadline);
   }
 
-  /** Sends a job that left a wait queue with `remainingMs` still to wait on to its next wait queue. */
+  /** Sends a job that came out of the delay levels with `remainingMs` still to wait through them again. */
   async continueWait(job: Job, remainingMs: number): Promise<void> {
     const deadline = Date.now() + this.publishTimeoutMs;
     const session = await this.connection.waitForSession(deadline);
-    await this.publishOn(session, job, planWait(remainingMs, this.waitBucketsMs), deadline);
+    await this.publishOn(session, job, planDelay(remainingMs, destinationOf(job), this.topology), deadline);
   }
 
-  private get waitBucketsMs(): number[] {
-    return this.topology.waitQueues.map((wait) => wait.delayMs);
-  }
-
-  private publishOn(session: Session, job: Job, wait: { bucketMs: number; remainingMs: number } | undefined, deadline: number): Promise<void> {
-    const exchange = wait ? this.topology.delayExchange : this.topology.workExchange;
-    const routingKey = wait ? String(wait.bucketMs) : workRoutingKey;
-    const headers = wait && wait.remainingMs > 0 ? { [remainingHeader]: wait.remainingMs } : {};
-    const body = Buffer.from(JSON.stringify({ requestId: job.requestId }));
+  private publishOn(session: Session, job: Job, delay: DelayPlan | undefined, deadline: number): Promise<void> {
+    const exchange = delay ? delay.exchange : this.topology.workExchange;
+    const routingKey = delay ? delay.routingKey : destinationOf(job);
+    const headers = {
+      ...(delay && delay.remainingMs > 0 ? { [remainingHeader]: delay.remainingMs } : {}),
+      // Through the delay levels too: dead-lettering keeps a message's headers.
+      ...(job.traceparent ? { [traceparentHeader]: job.traceparent } : {}),
+    };
+    const body = Buffer.from(JSON.stringify(job.poll === undefined ? { requestId: job.requestId } : { requestId: job.requestId, poll: job.poll }));
     const messageId = randomUUID();
     return new Promise<void>((resolve, reject) => {
       let settled = false;
@@ -86,4 +97,9 @@ export class RabbitMqPublisher {
       }
     });
   }
+}
+
+/** Polls go to the poll queue, everything else (starts) to the work queue. */
+export function destinationOf(job: Job): Destination {
+  return job.poll === undefined ? 'work' : 'poll';
 }

@@ -5,8 +5,9 @@
  *  - a job is acked only after its handler resolved, and nacked back to the queue when it threw; the quorum
  *    queue counts deliveries and dead-letters a job past `deliveryLimit` to the DLQ, whose consumer calls
  *    `onDeadLetter` so the kernel can fail and refund the request (rabbitmq-consumer.ts);
- *  - delays wait in fixed-TTL quorum queues that dead-letter back to the work exchange (no sleeping, no
- *    head-of-line blocking), see rabbitmq-topology.ts;
+ *  - starts and vendor polls are consumed from two queues, each with its own concurrency;
+ *  - delays are counted down inside the broker, digit by digit through fixed-TTL quorum queues (no consumer
+ *    involved until the job is due, no head-of-line blocking), see rabbitmq-topology.ts;
  *  - a lost connection is re-opened with capped, jittered exponential backoff: topology re-declared,
  *    channels re-created, consumers resumed (rabbitmq-connection.ts).
  * Every rejection means "not known to be queued": the store is the source of truth and the sweeper
@@ -16,11 +17,12 @@
 import { hostname } from 'node:os';
 import amqp from 'amqplib';
 import { pino, type Logger } from 'pino';
-import type { Job, JobHandler, JobQueue } from './queue-port.js';
+import type { Job, JobHandler, JobQueue, PublishObserver } from './queue-port.js';
 import { RabbitMqConnection } from './rabbitmq-connection.js';
 import { RabbitMqConsumer } from './rabbitmq-consumer.js';
 import { RabbitMqPublisher } from './rabbitmq-publisher.js';
-import { defaultWaitBucketsMs, deleteTopology, describeTopology, type RabbitMqTopology } from './rabbitmq-topology.js';
+import { bounded, withDeadline } from './deadline.js';
+import { deleteTopology, describeTopology, type RabbitMqTopology } from './rabbitmq-topology.js';
 
 export { reconnectDelay } from './rabbitmq-connection.js';
 
@@ -31,8 +33,12 @@ export interface RabbitMqQueueOptions {
   prefix: string;
   /** Redeliveries after a failed handler before the job goes to the DLQ (`x-delivery-limit`). Default 5. */
   deliveryLimit?: number;
-  /** TTLs of the wait queues. Default 1 s, 5 s, 15 s, 60 s, 300 s, 900 s. */
-  waitBucketsMs?: readonly number[];
+  /** Delays are rounded up to a multiple of this. Default 250 ms. */
+  delayResolutionMs?: number;
+  /** Base the countdown writes delays in, 2 to 16. Default 16. */
+  delayRadix?: number;
+  /** Levels of the countdown. Default 4: with the defaults up to 4.55 h in one pass, longer in several. */
+  delayLevels?: number;
   /** Reconnect backoff: exponential from `initialMs`, capped at `maxMs`, with jitter. Default 250 ms .. 30 s. */
   reconnect?: { initialMs: number; maxMs: number };
   /**
@@ -49,6 +55,8 @@ export interface RabbitMqQueueOptions {
   onDeadLetter?: (requestId: string) => Promise<void>;
   /** Shown in the management UI and `rabbitmqctl list_connections`. */
   connectionName?: string;
+  /** Told whether each `publish` was confirmed (the metrics); hand-overs between wait queues are not publishes. */
+  onPublish?: PublishObserver;
   log?: Logger;
 }
 
@@ -65,7 +73,9 @@ export class RabbitMqQueue implements JobQueue {
     this.topology = describeTopology({
       prefix: options.prefix,
       deliveryLimit: options.deliveryLimit ?? 5,
-      waitBucketsMs: options.waitBucketsMs ?? defaultWaitBucketsMs,
+      delayResolutionMs: options.delayResolutionMs,
+      delayRadix: options.delayRadix,
+      delayLevels: options.delayLevels,
     });
     const reconnect = options.reconnect ?? { initialMs: 250, maxMs: 30_000 };
     const publishTimeoutMs = options.publishTimeoutMs ?? 1_000;
@@ -124,11 +134,36 @@ export class RabbitMqQueue implements JobQueue {
   }
 
   publish(job: Job, options: { delayMs?: number } = {}): Promise<void> {
-    return this.publisher.publish(job, options);
+    const published = this.publisher.publish(job, options);
+    const observe = this.options.onPublish;
+    if (observe) published.then(() => observe('confirmed'), () => observe('failed'));
+    return published;
   }
 
-  consume(handler: JobHandler, options: { concurrency: number }): Promise<void> {
+  consume(handler: JobHandler, options: { concurrency: number; pollConcurrency?: number }): Promise<void> {
     return this.consumer.consume(handler, options);
+  }
+
+  /**
+   * Jobs ready in the work and poll queues, not yet handed to a consumer (delayed ones are still in the delay
+   * levels); undefined while there is no connection or the broker does not answer within a few seconds.
+   */
+  async waiting(): Promise<number | undefined> {
+    const session = this.connection.session;
+    if (!session || session.isLost) return undefined;
+    try {
+      // A channel of its own: a passive declare of a missing queue closes its channel, which must not be the publisher's.
+      const channel = await withDeadline(session.connection.createChannel(), Date.now() + 5_000, 'timed out');
+      channel.on('error', () => {});
+      try {
+        const counts = await withDeadline(Promise.all([this.topology.workQueue, this.topology.pollQueue].map((queue) => channel.checkQueue(queue))), Date.now() + 5_000, 'timed out');
+        return counts.reduce((sum, count) => sum + count.messageCount, 0);
+      } finally {
+        void bounded(channel.close());
+      }
+    } catch {
+      return undefined;
+    }
   }
 
   /**

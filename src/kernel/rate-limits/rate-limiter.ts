@@ -3,7 +3,8 @@
  * default has one process, so it counts in memory; on a shared production store every API process counts in
  * the same database rows, so limits do not multiply with scale-out.
  */
-import { isDuplicateKeyError, withTransientRetry } from '../store/transient-retry.js';
+import { MicroBatcher, type Outcome } from '../store/micro-batcher.js';
+import { withTransientRetry } from '../store/transient-retry.js';
 import type { SqlDatabase } from '../store/sql-executor.js';
 
 /** `webhook_test`: test sends, which make the gateway call a URL of the client's choosing, have their own small budget. */
@@ -43,27 +44,71 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 }
 
-export class SqlRateLimiter implements RateLimiter {
-  constructor(private readonly db: SqlDatabase) {}
+interface Take {
+  apiKeyId: string;
+  bucket: RateBucket;
+  limit: number;
+  nowMs: number;
+}
 
-  async take(apiKeyId: string, bucket: RateBucket, limit: number, nowMs: number): Promise<RateDecision> {
-    const start = nowMs - (nowMs % windowMs);
+/**
+ * Takes that arrive together are counted together: one upsert of every window row the batch touches (`count + n`)
+ * and one read of them, in one transaction, for the whole batch rather than a transaction, an UPDATE and a SELECT
+ * per call. Under load from one key every create of every API process increments the same row, and per-call
+ * statements queued on its row lock; from many keys they cost as many transactions. Each take still gets the count
+ * it would have had one by one (its place in its row's increment), so exactly `limit` calls of a window are
+ * allowed, across processes as before.
+ */
+export class SqlRateLimiter implements RateLimiter {
+  private readonly batcher: MicroBatcher<Take, RateDecision>;
+
+  constructor(private readonly db: SqlDatabase) {
+    // One batch at a time: the next gathers while this one commits, and both would queue on the same rows anyway.
+    this.batcher = new MicroBatcher((takes) => this.count(takes), { parallel: 1, maxBatch: 256 });
+  }
+
+  take(apiKeyId: string, bucket: RateBucket, limit: number, nowMs: number): Promise<RateDecision> {
+    return this.batcher.submit({ apiKeyId, bucket, limit, nowMs });
+  }
+
+  private async count(takes: Take[]): Promise<Outcome<RateDecision>[]> {
+    const windows = new Map<string, { name: string; apiKeyId: string; bucket: RateBucket; start: number; takes: number[] }>();
+    takes.forEach((take, index) => {
+      const start = take.nowMs - (take.nowMs % windowMs);
+      const name = `${take.apiKeyId}\u0000${take.bucket}\u0000${start}`;
+      const window = windows.get(name) ?? { name, apiKeyId: take.apiKeyId, bucket: take.bucket, start, takes: [] };
+      window.takes.push(index);
+      windows.set(name, window);
+    });
+    // Rows locked in one order in every process, so two batches over the same keys cannot deadlock each other.
+    const ordered = [...windows.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const keys = ordered.flatMap(({ apiKeyId, bucket, start }) => [apiKeyId, bucket, start]);
     // Two processes opening the same window can deadlock on InnoDB's gap locks; the loser retries.
-    const count = await withTransientRetry(() => this.db.transaction(async (tx) => {
-      // Increment, or open the window; a concurrent opener makes the insert fail, and the increment then applies.
-      const { changes } = await tx.run('UPDATE rate_limit_windows SET count = count + 1 WHERE api_key_id = ? AND bucket = ? AND window_start_ms = ?', [apiKeyId, bucket, start]);
-      if (changes === 0) {
-        try {
-          await tx.run('INSERT INTO rate_limit_windows (api_key_id, bucket, window_start_ms, count) VALUES (?, ?, ?, 1)', [apiKeyId, bucket, start]);
-        } catch (error) {
-          if (!isDuplicateKeyError(error)) throw error;
-          await tx.run('UPDATE rate_limit_windows SET count = count + 1 WHERE api_key_id = ? AND bucket = ? AND window_start_ms = ?', [apiKeyId, bucket, start]);
-        }
-      }
-      const row = await tx.first<{ count: number }>('SELECT count FROM rate_limit_windows WHERE api_key_id = ? AND bucket = ? AND window_start_ms = ?', [apiKeyId, bucket, start]);
-      return Number(row?.count ?? 1);
+    const counts = await withTransientRetry(() => this.db.transaction(async (tx) => {
+      // Increment every row of the batch, or open its window, in one statement (MySQL/MariaDB upsert: the SQLite
+      // store counts in memory, gateway.ts); the read in the same transaction sees the rows as this increment left them.
+      await tx.run(
+        `INSERT INTO rate_limit_windows (api_key_id, bucket, window_start_ms, count) VALUES ${ordered.map(() => '(?, ?, ?, ?)').join(', ')}
+          ON DUPLICATE KEY UPDATE count = count + VALUES(count)`,
+        ordered.flatMap(({ apiKeyId, bucket, start, takes: indexes }) => [apiKeyId, bucket, start, indexes.length]),
+      );
+      return tx.all<{ api_key_id: string; bucket: string; window_start_ms: number | string; count: number | string }>(
+        `SELECT api_key_id, bucket, window_start_ms, count FROM rate_limit_windows WHERE ${ordered.map(() => '(api_key_id = ? AND bucket = ? AND window_start_ms = ?)').join(' OR ')}`,
+        keys,
+      );
     }));
-    return decide(count, limit, start, nowMs);
+    const counted = new Map(counts.map((row) => [`${row.api_key_id}\u0000${row.bucket}\u0000${Number(row.window_start_ms)}`, Number(row.count)]));
+    const totals = ordered.map((window) => counted.get(window.name) ?? window.takes.length);
+    const decisions: Outcome<RateDecision>[] = new Array(takes.length);
+    ordered.forEach((window, windowIndex) => {
+      // The batch's calls took the last n counts of the window, in arrival order.
+      const first = totals[windowIndex] - window.takes.length + 1;
+      window.takes.forEach((takeIndex, place) => {
+        const take = takes[takeIndex];
+        decisions[takeIndex] = { ok: true, value: decide(first + place, take.limit, window.start, take.nowMs) };
+      });
+    });
+    return decisions;
   }
 
   /** Old windows are useless; the sweeper-side purge drops them. */

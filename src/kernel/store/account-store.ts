@@ -162,6 +162,22 @@ export class AccountStore {
     }));
   }
 
+  /**
+   * One request's entries (its debit, then a refund or a settlement), oldest first. The lookup runs on the
+   * (request_id, kind) unique index, so a request's detail costs one indexed read more than its poll row.
+   */
+  async listRequestLedger(requestId: string, db: Executor = this.db): Promise<LedgerEntry[]> {
+    const rows = await db.all<Record<string, unknown>>('SELECT account_id, kind, amount, note, created_at_ms FROM credit_ledger WHERE request_id = ? ORDER BY id', [requestId]);
+    return rows.map((row) => ({
+      accountId: String(row.account_id),
+      requestId,
+      kind: row.kind as LedgerKind,
+      amount: Number(row.amount),
+      note: (row.note as string | null) ?? undefined,
+      atMs: Number(row.created_at_ms),
+    }));
+  }
+
   async grantCredits(accountId: string, amount: number, note: string, atMs: number): Promise<void> {
     await this.db.transaction(async (tx) => {
       await this.credit(tx, accountId, amount);

@@ -277,6 +277,113 @@ const migrations: Migration[] = [
       for (const table of ['oauth_links', 'oauth_keys', 'oauth_models']) await knex.schema.dropTableIfExists(table);
     },
   },
+  {
+    name: '0007_workspaces',
+    async up(knex) {
+      // An account's workspaces (one default, made on first use). Members' roles come from their account roles
+      // (kernel/workspaces/workspace-roles.ts); projects add their own shares on top.
+      await knex.schema.createTable('workspaces', (t) => {
+        t.string('id', 40).primary();
+        t.string('account_id', 40).notNullable();
+        t.string('name', 200).notNullable();
+        t.boolean('is_default').notNullable().defaultTo(false);
+        t.bigInteger('created_at_ms').notNullable();
+        t.index(['account_id', 'created_at_ms']);
+      });
+      // Creator-flow projects: the ordered draft steps are one JSON document (always read and replaced whole).
+      await knex.schema.createTable('workspace_projects', (t) => {
+        t.string('id', 40).primary();
+        t.string('workspace_id', 40).notNullable();
+        t.string('world_id', 40).nullable();
+        t.string('title', 200).notNullable();
+        t.text('description').notNullable();
+        t.string('status', 16).notNullable();
+        t.text('steps', 'mediumtext').notNullable();
+        t.string('created_by', 40).notNullable();
+        t.bigInteger('created_at_ms').notNullable();
+        t.bigInteger('updated_at_ms').notNullable();
+        // Soft delete: hidden at once, restorable by an owner, purged with its links 7 days later.
+        t.bigInteger('deleted_at_ms').nullable();
+        t.string('deleted_by', 40).nullable();
+        t.index(['workspace_id', 'created_at_ms']);
+        t.index(['deleted_at_ms']);
+      });
+      await knex.schema.createTable('workspace_project_shares', (t) => {
+        t.string('project_id', 40).notNullable();
+        t.string('user_id', 40).notNullable();
+        // owner | editor | viewer
+        t.string('role', 16).notNullable();
+        t.bigInteger('created_at_ms').notNullable();
+        t.primary(['project_id', 'user_id']);
+        t.index(['user_id']);
+      });
+      await knex.schema.createTable('workspace_worlds', (t) => {
+        t.string('id', 40).primary();
+        t.string('workspace_id', 40).notNullable();
+        t.string('name', 200).notNullable();
+        t.text('description').notNullable();
+        t.string('created_by', 40).notNullable();
+        t.bigInteger('created_at_ms').notNullable();
+        t.bigInteger('updated_at_ms').notNullable();
+        t.bigInteger('deleted_at_ms').nullable();
+        t.string('deleted_by', 40).nullable();
+        t.index(['workspace_id', 'created_at_ms']);
+        t.index(['deleted_at_ms']);
+      });
+      // Characters, objects, locations and zones of a world; a zone may sit in one of the world's locations.
+      await knex.schema.createTable('workspace_assets', (t) => {
+        t.string('id', 40).primary();
+        t.string('world_id', 40).notNullable();
+        t.string('workspace_id', 40).notNullable();
+        t.string('kind', 16).notNullable();
+        t.string('name', 200).notNullable();
+        t.text('description').notNullable();
+        t.string('location_id', 40).nullable();
+        t.text('reference_media').notNullable();
+        t.string('created_by', 40).notNullable();
+        t.bigInteger('created_at_ms').notNullable();
+        t.bigInteger('updated_at_ms').notNullable();
+        t.bigInteger('deleted_at_ms').nullable();
+        t.string('deleted_by', 40).nullable();
+        t.index(['world_id', 'created_at_ms']);
+        t.index(['deleted_at_ms']);
+      });
+      // A generation request's artifacts linked to an asset or a world, or the request recorded on a project.
+      // Written in the request's finishing transaction; one row per request and target.
+      await knex.schema.createTable('workspace_links', (t) => {
+        t.string('target_id', 40).notNullable();
+        t.string('request_id', 40).notNullable();
+        // asset | world | project
+        t.string('target_type', 16).notNullable();
+        t.string('operation', 64).notNullable();
+        t.text('artifacts').notNullable();
+        t.bigInteger('created_at_ms').notNullable();
+        t.primary(['target_id', 'request_id']);
+        t.index(['request_id']);
+      });
+    },
+    async down(knex) {
+      for (const table of ['workspace_links', 'workspace_assets', 'workspace_worlds', 'workspace_project_shares', 'workspace_projects', 'workspaces']) {
+        await knex.schema.dropTableIfExists(table);
+      }
+    },
+  },
+  {
+    name: '0008_trace_context',
+    async up(knex) {
+      // The W3C traceparent of the create when tracing is on (docs/tracing.md), so that jobs sent long after it
+      // (delayed polls, the sweeper's republishes) continue the create's trace. NULL when tracing is off. Version 00
+      // is 55 characters; the rest is headroom for a later version of the header.
+      await knex.schema.alterTable('requests', (t) => {
+        t.string('trace_context', 128).nullable();
+      });
+    },
+    async down(knex) {
+      await knex.schema.alterTable('requests', (t) => {
+        t.dropColumn('trace_context');
+      });
+    },
+  },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -7,7 +7,7 @@
 import mysql from 'mysql2/promise';
 import { scrubbed } from './database-error.js';
 import { GroupCommit } from './group-commit.js';
-import type { SqlDatabase, SqlExecutor } from './sql-executor.js';
+import type { PoolConnections, SqlDatabase, SqlExecutor } from './sql-executor.js';
 
 const lockWaitTimeoutSeconds = 5;
 
@@ -69,6 +69,18 @@ export class MysqlExecutor implements SqlDatabase {
 
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     return this.groupCommit.transaction(work);
+  }
+
+  /**
+   * The pool's connections by state, for the metrics. mysql2 3.x has no public counters: its pool keeps every,
+   * idle and waiting connection in three private queues, read here defensively, so that a driver that renames
+   * them yields undefined (no series) rather than a wrong 0.
+   */
+  connections(): PoolConnections | undefined {
+    const core = this.pool.pool as unknown as Partial<Record<'_allConnections' | '_freeConnections' | '_connectionQueue', { length?: unknown }>>;
+    const [all, free, pending] = [core._allConnections?.length, core._freeConnections?.length, core._connectionQueue?.length];
+    if (typeof all !== 'number' || typeof free !== 'number' || typeof pending !== 'number') return undefined;
+    return { used: all - free, free, pending };
   }
 
   async close(): Promise<void> {

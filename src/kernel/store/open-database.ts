@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { migrationSource } from './migrations.js';
 import { MysqlExecutor } from './mysql-executor.js';
-import type { SqlDatabase } from './sql-executor.js';
+import type { PoolConnections, SqlDatabase } from './sql-executor.js';
 import { configureConnection, SqliteExecutor } from './sqlite-executor.js';
 
 export type DatabaseDialect = 'sqlite' | 'mysql';
@@ -18,6 +18,8 @@ export interface Database {
   /** What the stores run their statements on (see sql-executor.ts). */
   sql: SqlDatabase;
   dialect: DatabaseDialect;
+  /** The connections this process holds, for the metrics; undefined when the driver does not tell. */
+  connections(): PoolConnections | undefined;
   close(): Promise<void>;
 }
 
@@ -48,7 +50,9 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
       },
     });
     const sql = new SqliteExecutor(filename, { checkpoints: options.checkpoints, checkpointer: { onError: options.onCheckpointError } });
-    return { knex, sql, dialect: 'sqlite', close: async () => Promise.all([sql.close(), knex.destroy()]).then(() => undefined) };
+    // One connection serves every statement (the knex one runs only migrations and administration).
+    const connections = () => ({ used: 1, free: 0, pending: 0 });
+    return { knex, sql, dialect: 'sqlite', connections, close: async () => Promise.all([sql.close(), knex.destroy()]).then(() => undefined) };
   }
   if (url.startsWith('mysql://')) {
     const knex = knexFactory({
@@ -58,9 +62,16 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
       pool: { min: 0, max: 2 },
     });
     const sql = new MysqlExecutor(url, { poolMax: options.poolMax });
-    return { knex, sql, dialect: 'mysql', close: async () => { await sql.close(); await knex.destroy(); } };
+    return { knex, sql, dialect: 'mysql', connections: () => withKnexPool(sql.connections(), knex), close: async () => { await sql.close(); await knex.destroy(); } };
   }
   throw new Error(`database url must start with sqlite: or mysql:// (got ${url.split(':')[0]}:)`);
+}
+
+/** Adds knex's own small pool (tarn's public counters; absent until knex first connects) to the store's. */
+function withKnexPool(store: PoolConnections | undefined, knex: Knex): PoolConnections | undefined {
+  const pool = (knex.client as { pool?: { numUsed(): number; numFree(): number; numPendingAcquires(): number } }).pool;
+  if (!store || !pool) return store;
+  return { used: store.used + pool.numUsed(), free: store.free + pool.numFree(), pending: store.pending + pool.numPendingAcquires() };
 }
 
 interface SqliteConnection {

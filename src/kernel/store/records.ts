@@ -28,6 +28,8 @@ export interface RequestRecord {
   leaseExpiresAtMs: number | null;
   nextCheckAtMs: number | null;
   dataRemovedAtMs: number | null;
+  /** The create's W3C traceparent when tracing was on (docs/tracing.md): later jobs of the request continue it. */
+  traceContext: string | null;
 }
 
 /** What a client sees of a request (the poll answer): read without the worker's bookkeeping columns. */

@@ -15,6 +15,7 @@
  * each admission is written again on its own, so one fault fails one request, and callers retry transient
  * errors as they would alone.
  */
+import { tracing } from '../observability/tracing.js';
 import type { AccountStore, LedgerEntry } from './account-store.js';
 import type { IdempotencyStore } from './idempotency-store.js';
 import { MicroBatcher, type Outcome } from './micro-batcher.js';
@@ -58,7 +59,9 @@ export class RequestAdmissions {
   admit(admission: Admission): Promise<AdmissionResult> {
     // Serialised once: the batch is capped by its size, and the insert sends it.
     const inputJson = admission.request.inputJson ?? JSON.stringify(admission.request.input);
-    return this.batcher.submit({ ...admission, request: { ...admission.request, inputJson } });
+    // Read here, in the create's own context: the batch is written later, in whichever create's context started it.
+    const traceContext = tracing.enabled ? tracing.activeTraceparent() : undefined;
+    return this.batcher.submit({ ...admission, request: { ...admission.request, inputJson, ...(traceContext ? { traceContext } : {}) } });
   }
 
   idle(): Promise<void> {

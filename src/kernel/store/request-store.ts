@@ -17,6 +17,19 @@ const claimSql = (taskCondition: 'NULL' | 'NOT NULL') => `UPDATE requests
   WHERE id = ? AND task IS ${taskCondition}
     AND (status = 'queued' OR (status = 'processing' AND (lease_owner IS NULL OR lease_expires_at_ms < ?)))`;
 const claimSqlByPhase = { start: claimSql('NULL'), poll: claimSql('NOT NULL') };
+const claimPollNumberSql = `${claimSqlByPhase.poll} AND poll_count = ?`;
+
+const backlogSummarySql = `SELECT status, provider, COUNT(*) AS requests, COUNT(task) AS vendor_tasks, MIN(created_at_ms) AS oldest_created_at_ms
+  FROM requests WHERE status IN ('queued', 'processing') GROUP BY status, provider`;
+
+/** One group of `backlogSummary()`. */
+export interface BacklogGroup {
+  status: 'queued' | 'processing';
+  provider: string | null;
+  requests: number;
+  vendorTasks: number;
+  oldestCreatedAtMs: number;
+}
 
 export interface NewRequest {
   id: string;
@@ -30,6 +43,8 @@ export interface NewRequest {
   inputJson?: string;
   webhookUrl: string | null;
   createdAtMs: number;
+  /** The create's W3C traceparent; only when tracing is on (docs/tracing.md). */
+  traceContext?: string;
 }
 
 /** Either the database or an open transaction on it. */
@@ -45,13 +60,18 @@ export class RequestStore {
   /** Several new `queued` requests in one multi-row statement (request admission writes them in batches). */
   async insertMany(db: Executor, requests: readonly NewRequest[]): Promise<void> {
     if (requests.length === 0) return;
+    // The trace column is written only by a process that traces, in the same statement: with tracing off the
+    // statement is the one from before the column existed.
+    const traced = requests.some((request) => request.traceContext !== undefined);
     const params: unknown[] = [];
     for (const request of requests) {
       params.push(request.id, request.accountId, request.apiKeyId, request.operation, request.model, request.billableCredits, request.inputJson ?? JSON.stringify(request.input), request.webhookUrl, request.createdAtMs, request.createdAtMs);
+      if (traced) params.push(request.traceContext ?? null);
     }
+    const row = traced ? "(?, ?, ?, ?, ?, 'queued', ?, ?, NULL, ?, ?, ?, 0, 0, ?)" : "(?, ?, ?, ?, ?, 'queued', ?, ?, NULL, ?, ?, ?, 0, 0)";
     await db.run(
-      `INSERT INTO requests (id, account_id, api_key_id, operation, model, status, billable_credits, input, output, webhook_url, created_at_ms, next_check_at_ms, attempts, poll_count)
-       VALUES ${requests.map(() => "(?, ?, ?, ?, ?, 'queued', ?, ?, NULL, ?, ?, ?, 0, 0)").join(', ')}`,
+      `INSERT INTO requests (id, account_id, api_key_id, operation, model, status, billable_credits, input, output, webhook_url, created_at_ms, next_check_at_ms, attempts, poll_count${traced ? ', trace_context' : ''})
+       VALUES ${requests.map(() => row).join(', ')}`,
       params,
     );
   }
@@ -71,6 +91,19 @@ export class RequestStore {
   async viewForKey(id: string, apiKeyId: string): Promise<RequestViewRecord | undefined> {
     const row = await this.db.first(viewForKeySql, [id, apiKeyId]);
     return row ? toRequestViewRecord(row) : undefined;
+  }
+
+  /**
+   * Several requests' views in one statement: a process's long polls and event streams re-read what changed in one
+   * batch (lifecycle/request-watches.ts). The id list is padded to a power of two, so the executors' statement
+   * caches hold a handful of texts rather than one per list length.
+   */
+  async viewMany(ids: readonly string[]): Promise<RequestViewRecord[]> {
+    if (ids.length === 0) return [];
+    const padded = [...ids];
+    while (padded.length & (padded.length - 1)) padded.push(ids[0]);
+    const rows = await this.db.all(`SELECT ${requestViewColumns} FROM requests WHERE id IN (${padded.map(() => '?').join(', ')})`, padded);
+    return rows.map(toRequestViewRecord);
   }
 
   /**
@@ -119,10 +152,13 @@ export class RequestStore {
    * queued -> processing, or takes over a `processing` request that nobody holds (a re-poll is due) or
    * whose lease expired (its worker died). `phase` pins what the caller expects: `start` only claims a
    * request without a vendor task (so a task is never submitted twice), `poll` only one with a task.
-   * Start claims count an attempt; startedAtMs keeps the first start.
+   * Start claims count an attempt; startedAtMs keeps the first start. `pollCount` pins a poll claim to one poll:
+   * it claims nothing once the request is past it.
    */
-  async claim(id: string, worker: string, nowMs: number, leaseMs: number, phase: 'start' | 'poll'): Promise<RequestRecord | undefined> {
-    const { changes } = await this.db.run(claimSqlByPhase[phase], [nowMs, worker, nowMs + leaseMs, phase === 'start' ? 1 : 0, id, nowMs]);
+  async claim(id: string, worker: string, nowMs: number, leaseMs: number, phase: 'start' | 'poll', pollCount?: number): Promise<RequestRecord | undefined> {
+    const params = [nowMs, worker, nowMs + leaseMs, phase === 'start' ? 1 : 0, id, nowMs];
+    const pinned = phase === 'poll' && pollCount !== undefined;
+    const { changes } = await this.db.run(pinned ? claimPollNumberSql : claimSqlByPhase[phase], pinned ? [...params, pollCount] : params);
     return changes === 1 ? this.get(id) : undefined;
   }
 
@@ -221,6 +257,22 @@ export class RequestStore {
       [nowMs - graceMs, nowMs],
     );
     return rows.map(toRequestRecord);
+  }
+
+  /**
+   * The unfinished requests for the metrics, per status and provider: how many, how many hold a vendor task, and
+   * the oldest create time. One range scan of a status-leading index over unfinished rows only (finished rows,
+   * nearly the whole table, are never read); run on a timer, never per request.
+   */
+  async backlogSummary(): Promise<BacklogGroup[]> {
+    const rows = await this.db.all(backlogSummarySql);
+    return rows.map((row) => ({
+      status: row.status as BacklogGroup['status'],
+      provider: (row.provider as string | null) ?? null,
+      requests: Number(row.requests),
+      vendorTasks: Number(row.vendor_tasks),
+      oldestCreatedAtMs: Number(row.oldest_created_at_ms),
+    }));
   }
 
   /** Finished requests whose input and output are past retention and still stored (oldest first). */

@@ -21,6 +21,7 @@ export function toRequestRecord(row: Row): RequestRecord {
     leaseOwner: (row.lease_owner as string | null) ?? null,
     leaseExpiresAtMs: numOrNull(row.lease_expires_at_ms),
     nextCheckAtMs: numOrNull(row.next_check_at_ms),
+    traceContext: (row.trace_context as string | null) ?? null,
   };
 }
 

@@ -20,3 +20,11 @@ export interface SqlDatabase extends SqlExecutor {
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
+
+/** A process's database connections by state (the metrics' `mediagate_database_pool_connections`). */
+export interface PoolConnections {
+  used: number;
+  free: number;
+  /** Callers waiting for a connection. */
+  pending: number;
+}

@@ -7,6 +7,7 @@
  * exactly like an unreachable one, so the deliveries log does not tell whether an internal host exists.
  */
 import type { Logger } from 'pino';
+import type { GatewayMetrics } from '../observability/metrics.js';
 import { OutboundFetchError, type GuardedFetch } from '../plugin-sdk/guarded-fetch.js';
 import { parseRetryAfter } from '../plugin-sdk/vendor-http.js';
 import type { WebhookUrlRules } from './url-guard.js';
@@ -49,6 +50,7 @@ export class WebhookDeliverer {
       outbound: GuardedFetch;
       /** `outbound.allow_hosts`: these may use plain http where https is required. */
       urlRules: WebhookUrlRules;
+      metrics?: GatewayMetrics;
     },
   ) {}
 
@@ -84,7 +86,9 @@ export class WebhookDeliverer {
   private async attemptAndRecord(delivery: DeliveryRecord): Promise<void> {
     const { store, clock, settings, log } = this.deps;
     const attemptedAtMs = clock.now();
+    const startedAt = performance.now();
     const result = await this.send(delivery.accountId, delivery.id, delivery.url, delivery.payload);
+    const seconds = (performance.now() - startedAt) / 1000;
     const attemptNumber = delivery.attempts + 1;
     let state: DeliveryState;
     let nextAttemptAtMs: number | null = null;
@@ -97,6 +101,7 @@ export class WebhookDeliverer {
       nextAttemptAtMs = clock.now() + wait;
     }
     await store.recordAttempt(delivery.id, { attemptedAtMs, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs }, { state, nextAttemptAtMs });
+    this.deps.metrics?.webhookAttempt(state === 'delivered' ? 'delivered' : state === 'pending' ? 'failed_attempt' : 'gave_up', seconds);
     log.info({ requestId: delivery.requestId, deliveryId: delivery.id, attempt: attemptNumber, statusCode: result.statusCode, state }, 'webhook attempt');
   }
 

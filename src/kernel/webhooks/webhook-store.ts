@@ -77,6 +77,12 @@ export class WebhookStore {
     );
   }
 
+  /** Deliveries waiting to be sent or retried, for the metrics: a count over the (state, next_attempt_at_ms) index. */
+  async pendingCount(): Promise<number> {
+    const row = await this.db.first<{ pending: number }>(`SELECT COUNT(*) AS pending FROM webhook_deliveries WHERE state = 'pending'`);
+    return Number(row?.pending ?? 0);
+  }
+
   async due(nowMs: number, limit: number): Promise<DeliveryRecord[]> {
     const rows = await this.db.all<Record<string, unknown>>(`SELECT * FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at_ms <= ? ORDER BY next_attempt_at_ms LIMIT ${Math.floor(limit)}`, [nowMs]);
     return rows.map(toDelivery);

@@ -21,5 +21,9 @@ export function describeCreditRule(rule: CreditRule): string[] {
   lines.push('Round up to a whole credit.');
   if (rule.min !== undefined) lines.push(`Charge at least ${rule.min}.`);
   if (rule.max !== undefined) lines.push(`Charge at most ${rule.max}.`);
+  if (rule.settle) {
+    const replaced = Object.entries(rule.settle.replace).map(([field, measure]) => `\`${field}\` replaced by the measured \`${measure}\``);
+    lines.push(`When the request succeeds, price it again by these steps with ${replaced.join(' and ')}: the difference is refunded, or charged if the balance allows.`);
+  }
   return lines;
 }

@@ -3,7 +3,7 @@
  * same data the REST API validates, prices and routes with, so the knowledge cannot disagree with the API.
  */
 import type { Gateway } from '../../kernel/gateway.js';
-import type { JsonSchema, ModelRoute, OperationDefinition } from '../../kernel/manifests/index.js';
+import { renderExamples, type JsonSchema, type ModelRoute, type OperationDefinition } from '../../kernel/manifests/index.js';
 import { describeCreditRule } from './credit-rule-text.js';
 import type { KnowledgeRecord } from './knowledge-registry.js';
 import { mediaInputs, producedKind } from './media-kinds.js';
@@ -38,7 +38,7 @@ function operationRecord(definition: OperationDefinition, publicUrl: string): Kn
     describeCreditRule(manifest.credits).map((line) => `- ${line}`).join('\n'),
     '## Polling',
     `First poll after ${manifest.polling.first_after_ms} ms (\`poll_after_ms\`); the request fails and is refunded after ${manifest.polling.give_up_after_ms / 1000} s in processing.`,
-    ...(manifest.examples?.length ? ['## Examples', ...manifest.examples.map((example) => '```json\n' + JSON.stringify({ operation: manifest.operation, input: example }, null, 2) + '\n```')] : []),
+    ...(manifest.examples?.length ? ['## Examples', ...renderExamples(manifest, publicUrl).map((example) => '```json\n' + JSON.stringify({ operation: manifest.operation, input: example }, null, 2) + '\n```')] : []),
   ];
   return {
     id,

@@ -3,7 +3,7 @@
  * handler over the kernel. The server registers every tool from these records, the HTTP layer reads `access`
  * to challenge unauthenticated calls before the transport runs, and `docs/mcp.md` is checked against them.
  */
-import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ContentBlock, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type * as z from 'zod/v4';
 import type { Gateway } from '../../kernel/gateway.js';
 import type { KnowledgeRegistry } from '../knowledge/knowledge-registry.js';
@@ -31,7 +31,7 @@ export interface McpTool<Input extends z.ZodRawShape = z.ZodRawShape, Output ext
    * The scope a credential needs for this tool. An OAuth token without it is refused at the HTTP layer with 403
    * `insufficient_scope` naming it (so the client can ask the user for more); an API key gets a tool error.
    */
-  scope?: string;
+  scope?: ToolScope;
   inputSchema: Input;
   outputSchema: Output;
   annotations?: ToolAnnotations;
@@ -40,6 +40,22 @@ export interface McpTool<Input extends z.ZodRawShape = z.ZodRawShape, Output ext
    * item). Throw a `ToolError` for an answer the model should read as a failed call (e.g. a validation error).
    */
   handler(args: z.infer<z.ZodObject<Input>>, context: McpCallContext): Promise<z.infer<z.ZodObject<Output>>>;
+  /**
+   * Content items sent after the JSON text of the result (e.g. an embedded HTML resource); the structured
+   * result stays the machine-readable answer.
+   */
+  extraContent?(result: z.infer<z.ZodObject<Output>>, context: McpCallContext): ContentBlock[];
+}
+
+/**
+ * A fixed scope, or one that depends on the call's arguments (a delete previews with `workspace:read` and runs
+ * with `workspace:write`): read from the raw arguments before validation, so it must not trust their shape.
+ */
+export type ToolScope = string | ((args: Record<string, unknown>) => string);
+
+export function scopeOfCall(scope: ToolScope | undefined, args: unknown): string | undefined {
+  if (typeof scope !== 'function') return scope;
+  return scope(typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {});
 }
 
 /** A failed tool call the model should see (`isError: true`), with a stable code like the REST API's. */

@@ -64,6 +64,52 @@ export function describeQueueContract(name: string, makeQueue: () => Promise<Que
       expect([...done].sort()).to.deep.equal(Array.from({ length: 24 }, (_, i) => `req_${i}`).sort());
     });
 
+    it('runs polls apart from starts: a busy start lane holds no poll back, and polls keep their own limit', async function () {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let pollsAtOnce = 0;
+      let mostPollsAtOnce = 0;
+      const events: string[] = [];
+      await queue.consume(
+        async (job) => {
+          if (job.poll === undefined) {
+            events.push(`start ${job.requestId}`);
+            await gate;
+            return;
+          }
+          pollsAtOnce += 1;
+          mostPollsAtOnce = Math.max(mostPollsAtOnce, pollsAtOnce);
+          await sleep(40);
+          pollsAtOnce -= 1;
+          events.push(`poll ${job.requestId} ${job.poll}`);
+        },
+        { concurrency: 1, pollConcurrency: 2 },
+      );
+      await queue.publish({ requestId: 'req_busy' });
+      await waitFor(() => events.length === 1, 5_000, 'the start to run');
+      await queue.publish({ requestId: 'req_behind' });
+      await Promise.all(Array.from({ length: 6 }, (_, i) => queue.publish({ requestId: `req_poll_${i}`, poll: i })));
+
+      await waitFor(() => events.length === 7, 5_000, 'the six polls, while the start lane is full');
+      expect(mostPollsAtOnce).to.equal(2);
+      expect(events.slice(1).sort()).to.deep.equal(Array.from({ length: 6 }, (_, i) => `poll req_poll_${i} ${i}`));
+      release();
+      await waitFor(() => events.includes('start req_behind'), 5_000, 'the start queued behind the busy one');
+    });
+
+    it('counts the jobs waiting for a worker (ready, not delayed), for the sweeper', async function () {
+      let waitingNow: number | undefined;
+      await queue.publish({ requestId: 'req_a' });
+      await queue.publish({ requestId: 'req_b', poll: 1 });
+      await queue.publish({ requestId: 'req_later' }, { delayMs: 60_000 });
+      await waitFor(() => waitingNow === 2, 5_000, 'two jobs to count as waiting', async () => (waitingNow = await queue.waiting!()));
+
+      const received: string[] = [];
+      await queue.consume(async (job) => void received.push(job.requestId), { concurrency: 2 });
+      await waitFor(() => received.length === 2, 5_000, 'both ready jobs to run');
+      await waitFor(() => waitingNow === 0, 5_000, 'nothing to count as waiting', async () => (waitingNow = await queue.waiting!()));
+    });
+
     it('holds a delayed job back for its delay, then delivers it', async function () {
       const arrivals = new Map<string, number>();
       await queue.consume(async (job) => void arrivals.set(job.requestId, Date.now()), { concurrency: 4 });
@@ -152,10 +198,12 @@ export function describeQueueContract(name: string, makeQueue: () => Promise<Que
   });
 }
 
-/** Polls `condition` every 10 ms until it holds, failing with `what` after `timeoutMs`. */
-export async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+/** Polls `condition` every 10 ms (after `refresh`, if given) until it holds, failing with `what` after `timeoutMs`. */
+export async function waitFor(condition: () => boolean, timeoutMs: number, what: string, refresh?: () => Promise<unknown>): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
+  for (;;) {
+    await refresh?.();
+    if (condition()) return;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await sleep(10);
   }

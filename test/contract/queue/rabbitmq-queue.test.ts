@@ -4,15 +4,15 @@ import { RabbitMqQueue, type RabbitMqQueueOptions } from '../../../src/kernel/qu
 import { forceCloseConnections, messageCounts, rabbitMqUrl, requireRabbitMq, startBrokerProxy, uniquePrefix, withBrokerChannel, type BrokerProxy } from '../../support/rabbitmq.js';
 import { describeQueueContract, quietPeriod, waitFor } from './queue-contract.js';
 
-/** Short buckets keep the suite fast; 100/300/1000 still exercise "largest bucket, then the rest". */
-const testBuckets = [100, 300, 1_000];
+/** A fine, short countdown keeps the suite fast: 50 ms units in base 4 over 3 levels, up to 3.15 s in one pass. */
+const testDelays = { delayResolutionMs: 50, delayRadix: 4, delayLevels: 3 };
 
 function queueOptions(overrides: Partial<RabbitMqQueueOptions> = {}): RabbitMqQueueOptions {
   return {
     url: rabbitMqUrl,
     prefix: uniquePrefix(),
     deliveryLimit: 3,
-    waitBucketsMs: testBuckets,
+    ...testDelays,
     reconnect: { initialMs: 50, maxMs: 400 },
     publishTimeoutMs: 5_000,
     redeliveryDelayMs: 20,
@@ -65,22 +65,47 @@ describe('RabbitMqQueue', function () {
       expect(message.properties.contentType).to.equal('application/json');
     });
 
-    it('parks a delayed job in the largest bucket not above its delay and carries the rest in a header', async function () {
+    it('parks a delayed job in the wait queue of its highest digit, the delay spelled in its routing key', async function () {
       const prefix = uniquePrefix();
-      const queue = make({ prefix, waitBucketsMs: [1_000, 5_000] });
-      await queue.publish({ requestId: 'req_1200' }, { delayMs: 1_200 });
-      await queue.publish({ requestId: 'req_400' }, { delayMs: 400 });
+      const queue = make({ prefix });
+      // 1300 ms = 26 units of 50 ms = 122 in base 4: level 2, digit 1 (800 ms) first. 1210 ms rounds up to 25 units = 121.
+      await queue.publish({ requestId: 'req_start' }, { delayMs: 1_300 });
+      await queue.publish({ requestId: 'req_poll', poll: 2 }, { delayMs: 1_210 });
+      // Past the 3.15 s the levels hold together (333): all of it now, the rest in a header.
+      await queue.publish({ requestId: 'req_long', poll: 0 }, { delayMs: 5_000 });
 
-      const waitQueue = `${prefix}.wait.1000ms`;
       const parked = await withBrokerChannel(async (channel) => {
         const found: Record<string, unknown> = {};
-        for (let message = await channel.get(waitQueue, { noAck: true }); message; message = await channel.get(waitQueue, { noAck: true })) {
-          found[JSON.parse(message.content.toString()).requestId] = message.properties.headers?.['mediagate-remaining-ms'];
+        for (const wait of ['2.1', '2.3']) {
+          const name = `${prefix}.delay.${wait}`;
+          for (let message = await channel.get(name, { noAck: true }); message; message = await channel.get(name, { noAck: true })) {
+            found[JSON.parse(message.content.toString()).requestId] = { wait, key: message.fields.routingKey, body: JSON.parse(message.content.toString()), remaining: message.properties.headers?.['mediagate-remaining-ms'] };
+          }
         }
         return found;
       });
-      // 400 ms rounds up to the smallest bucket (never early); 1200 ms = 1000 ms now + 200 ms later.
-      expect(parked).to.deep.equal({ req_1200: 200, req_400: undefined });
+      expect(parked).to.deep.equal({
+        req_start: { wait: '2.1', key: '1.2.2.work', body: { requestId: 'req_start' }, remaining: undefined },
+        req_poll: { wait: '2.1', key: '1.2.1.poll', body: { requestId: 'req_poll', poll: 2 }, remaining: undefined },
+        req_long: { wait: '2.3', key: '3.3.3.poll', body: { requestId: 'req_long', poll: 0 }, remaining: 1_850 },
+      });
+    });
+
+    it('counts a delay down through the levels inside the broker and delivers polls from the poll queue', async function () {
+      const queue = make();
+      const received: { job: unknown; atMs: number }[] = [];
+      await queue.consume(async (job) => void received.push({ job, atMs: Date.now() }), { concurrency: 1, pollConcurrency: 1 });
+      const publishedAt = Date.now();
+      // 1550 ms = 31 units = 133 in base 4: three waits, then the poll queue; 4000 ms takes a second pass for 850 ms.
+      await queue.publish({ requestId: 'req_five_levels', poll: 4 }, { delayMs: 1_550 });
+      await queue.publish({ requestId: 'req_two_passes' }, { delayMs: 4_000 });
+
+      await waitFor(() => received.length === 2, 10_000, 'both delayed jobs');
+      expect(received.map((arrival) => arrival.job)).to.deep.equal([{ requestId: 'req_five_levels', poll: 4 }, { requestId: 'req_two_passes' }]);
+      const waited = received.map((arrival) => arrival.atMs - publishedAt);
+      expect(waited[0]).to.be.within(1_550 - 20, 1_550 + 1_000);
+      expect(waited[1]).to.be.within(4_000 - 20, 4_000 + 1_500);
+      expect(await queue.waiting()).to.equal(0);
     });
 
     it('rejects a publish the broker cannot route instead of losing it silently', async function () {

@@ -19,7 +19,7 @@ export function describeStoreContract(name: string, open: (context: Mocha.Contex
       const opened = await open(this);
       cleanup = opened.cleanup;
       database = openDatabase(opened.url, { poolMax: 10 });
-      expect(await migrateToLatest(database)).to.deep.equal(['0001_initial', '0002_webhooks', '0003_rate_limits', '0004_retention_index', '0005_users_sessions', '0006_oauth']);
+      expect(await migrateToLatest(database)).to.deep.equal(['0001_initial', '0002_webhooks', '0003_rate_limits', '0004_retention_index', '0005_users_sessions', '0006_oauth', '0007_workspaces', '0008_trace_context']);
       expect(await migrateToLatest(database), 'migrating twice is a no-op').to.deep.equal([]);
       requests = new RequestStore(database.sql);
       accounts = new AccountStore(database.sql);
@@ -52,6 +52,16 @@ export function describeStoreContract(name: string, open: (context: Mocha.Contex
       const view = await requests.viewForKey(id, 'key_1');
       expect(view).to.deep.equal({ id, operation: 'test.echo', status: 'queued', billableCredits: 5, input: { prompt: 'ünïcödé ✓' }, output: null, errorMessage: null, createdAtMs: row!.createdAtMs, startedAtMs: null, completedAtMs: null, dataRemovedAtMs: null });
       expect(await requests.viewForKey(id, 'key_other'), 'another key sees nothing').to.equal(undefined);
+    });
+
+    it('reads many requests\' views in one call (the long-poll re-read), whatever the list length', async () => {
+      const owner = await account(0);
+      const ids = [await request(owner), await request(owner), await request(owner)];
+      expect(await requests.viewMany([])).to.deep.equal([]);
+      const views = await requests.viewMany([...ids, 'req_missing']);
+      expect(views.map((view) => view.id).sort()).to.deep.equal([...ids].sort());
+      expect(views[0]).to.deep.equal(await requests.viewForKey(views[0].id, 'key_1'));
+      expect((await requests.viewMany(ids.slice(0, 1))).map((view) => view.id)).to.deep.equal(ids.slice(0, 1));
     });
 
     it('lets exactly one of many concurrent claimers win a queued request', async () => {
@@ -147,6 +157,20 @@ export function describeStoreContract(name: string, open: (context: Mocha.Contex
       }
       expect(refused).to.equal(2);
       expect(await accounts.ledgerTotal(accountId)).to.equal(10);
+    });
+
+    it("lists one request's ledger entries oldest first, and only that request's", async () => {
+      const accountId = await account(20);
+      const id = await request(accountId);
+      const other = await request(accountId);
+      await accounts.appendLedger(database.sql, { accountId, requestId: id, kind: 'debit', amount: -8, atMs: 10 });
+      await accounts.appendLedger(database.sql, { accountId, requestId: other, kind: 'debit', amount: -5, atMs: 11 });
+      await accounts.appendLedger(database.sql, { accountId, requestId: id, kind: 'adjust', amount: 3, note: 'settled to measured usage', atMs: 12 });
+      expect(await accounts.listRequestLedger(id)).to.deep.equal([
+        { accountId, requestId: id, kind: 'debit', amount: -8, note: undefined, atMs: 10 },
+        { accountId, requestId: id, kind: 'adjust', amount: 3, note: 'settled to measured usage', atMs: 12 },
+      ]);
+      expect(await accounts.listRequestLedger(newId('req'))).to.deep.equal([]);
     });
 
     it('rolls back a whole create transaction: no request row without its debit', async () => {

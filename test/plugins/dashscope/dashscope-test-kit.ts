@@ -6,8 +6,8 @@
 import nock from 'nock';
 import dashScopePlugin from '../../../plugins/dashscope/index.js';
 import type { BreakerSettings } from '../../../src/kernel/plugins/index.js';
-import { createPluginHarness, type PluginHarness } from '../../support/plugin-harness.js';
-import { useNock } from '../../support/vendor-conformance.js';
+import type { PluginHarness } from '../../support/plugin-harness.js';
+import { useHarnessPerTest } from '../../support/vendor-conformance.js';
 export { failure, HOSTED_URL } from '../../support/vendor-conformance.js';
 
 export const API = 'https://dashscope-intl.aliyuncs.com';
@@ -61,12 +61,5 @@ export function succeeded(usage: Record<string, unknown> | null = { video_count:
 
 /** No real network; a fresh harness per test (breaker settings as given). */
 export function useDashScopeHarness(breaker: Partial<BreakerSettings> = {}): () => PluginHarness {
-  let harness: PluginHarness | undefined;
-  useNock();
-  beforeEach(async () => void (harness = await createPluginHarness(dashScopePlugin, CONFIG, breaker)));
-  afterEach(() => harness?.close());
-  return () => {
-    if (!harness) throw new Error('the DashScope harness exists only inside a test');
-    return harness;
-  };
+  return useHarnessPerTest(dashScopePlugin, CONFIG, breaker);
 }

@@ -4,7 +4,8 @@
  */
 import { expect } from 'chai';
 import type { JsonObject } from '../../../src/kernel/plugin-sdk/index.js';
-import { created, failure, KEYFRAME_PATH, SUBMIT_PATH, submitApi, TASK_ID, useDashScopeHarness } from './dashscope-test-kit.js';
+import { expectRefusedBeforeSending } from '../../support/vendor-conformance.js';
+import { created, KEYFRAME_PATH, SUBMIT_PATH, submitApi, TASK_ID, useDashScopeHarness } from './dashscope-test-kit.js';
 
 const OPERATION = 'video.generate';
 const FIRST = 'https://example.com/inputs/first.png';
@@ -227,12 +228,7 @@ describe('dashscope plugin: video.generate requests', () => {
       it(name, async () => {
         const anySubmit = submitApi().post(/.*/).reply(200, created());
 
-        const error = await failure(harness().start(OPERATION, { model, ...input }, model));
-
-        expect(error.retryable).to.equal(false);
-        expect(error.message).to.equal(message);
-        expect(error.details.vendorCode).to.equal('unsupported_input');
-        expect(anySubmit.isDone()).to.equal(false);
+        await expectRefusedBeforeSending(harness().start(OPERATION, { model, ...input }, model), message, anySubmit);
       });
     }
   });

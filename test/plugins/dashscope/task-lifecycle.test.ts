@@ -6,7 +6,8 @@ import { expect } from 'chai';
 import nock from 'nock';
 import dashScopePlugin, { type DashScopeConfig } from '../../../plugins/dashscope/index.js';
 import { createFakePluginContext, type FakePluginContext } from '../../support/fake-plugin-context.js';
-import { CONFIG, dashScopeApi, failure, HOSTED_URL, MP4, OSS, succeeded, TASK_ID, taskAnswer, useDashScopeHarness, VIDEO_PATH, VIDEO_QUERY } from './dashscope-test-kit.js';
+import { expectVideoOutput } from '../../support/vendor-conformance.js';
+import { CONFIG, dashScopeApi, failure, MP4, OSS, succeeded, TASK_ID, taskAnswer, useDashScopeHarness, VIDEO_PATH, VIDEO_QUERY } from './dashscope-test-kit.js';
 
 const OPERATION = 'video.generate';
 const POLL_PATH = `/api/v1/tasks/${TASK_ID}`;
@@ -27,21 +28,7 @@ describe('dashscope plugin: video.generate task', () => {
     const result = await harness().status(OPERATION, HANDLE, 'wan-2.7');
 
     expect(pending).to.deep.equal([...Array(3).fill({ pending: { progress: 0 } }), ...Array(7).fill({ pending: {} })]);
-    if (!('done' in result)) throw new Error(`expected done, got ${JSON.stringify(result)}`);
-    const output = result.done;
-    expect(output.video_url).to.match(HOSTED_URL).and.match(/\.mp4$/);
-    expect(output).to.deep.equal({
-      task_id: TASK_ID,
-      asset_type: 'video',
-      status: 'succeeded',
-      video_url: output.video_url,
-      provider: 'dashscope',
-      model: 'wan-2.7',
-      duration: 8,
-      aspect_ratio: '9:16',
-    });
-    expect(harness().checkOutput(OPERATION, output)).to.deep.equal([]);
-    expect(await harness().hostedBytes(output.video_url as string)).to.deep.equal(MP4);
+    await expectVideoOutput(harness(), OPERATION, result, { taskId: TASK_ID, provider: 'dashscope', model: 'wan-2.7', fields: { duration: 8, aspect_ratio: '9:16' } }, MP4);
     expect(api.isDone() && oss.isDone()).to.equal(true);
   });
 

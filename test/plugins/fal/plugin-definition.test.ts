@@ -20,11 +20,10 @@ describe('fal plugin: definition', () => {
     expect(falPlugin.isEnabled({ api_key: KEY })).to.equal(true);
   });
 
-  it('has snake_case settings: the queue URL and the upscale rate with documented defaults', () => {
+  it('has snake_case settings with the queue URL as default, and no prices', () => {
     const properties = falPlugin.configSchema.properties as Record<string, { default?: unknown }>;
-    expect(properties).to.have.all.keys('api_key', 'base_url', 'timeout_ms', 'upscale_credits_per_second');
+    expect(properties).to.have.all.keys('api_key', 'base_url', 'timeout_ms');
     expect(properties.base_url.default).to.equal('https://queue.fal.run');
-    expect(properties.upscale_credits_per_second.default).to.equal(1);
     expect(falPlugin.configSchema).to.deep.include({ additionalProperties: false });
   });
 });

@@ -3,7 +3,14 @@ import google from '../../../plugins/google/index.js';
 import { describePluginBasics, describeVendorFailures, TINY_PNG } from '../../support/vendor-conformance.js';
 import { API_KEY_INVALID, CONFIG, geminiApi, generateContentResponse, inlineImage, INPUTS, PRO_PATH } from './google-test-kit.js';
 
-describePluginBasics(google, { operations: ['image.generate', 'image.edit'], defaultBaseUrl: 'https://generativelanguage.googleapis.com', config: CONFIG });
+// No cancel or reconcile: the Gemini API documents no cancel for Veo operations, and no client id or idempotency key.
+describePluginBasics(google, {
+  operations: ['image.generate', 'image.edit'],
+  polled: ['video.generate'],
+  defaultBaseUrl: 'https://generativelanguage.googleapis.com',
+  defaultTimeoutMs: 180_000,
+  config: CONFIG,
+});
 
 describe('google plugin: vendor failures', () => {
   const shared = {

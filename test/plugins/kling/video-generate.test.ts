@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import nock from 'nock';
-import { failure, HOSTED, klingApi, REQUEST_ID, submitted, taskAnswer, useKlingHarness } from './kling-test-kit.js';
+import { expectVideoOutput } from '../../support/vendor-conformance.js';
+import { failure, klingApi, REQUEST_ID, submitted, taskAnswer, useKlingHarness } from './kling-test-kit.js';
 
 const OPERATION = 'video.generate';
 const TASK_ID = '866237716442431570';
@@ -77,21 +78,7 @@ describe('kling plugin: video.generate (kling-2.5-turbo, kling-2.6)', () => {
       const result = await harness().status(OPERATION, handle, 'kling-2.6');
 
       expect(pending).to.deep.equal(statuses.map(() => ({ pending: {} })));
-      if (!('done' in result)) throw new Error(`expected done, got ${JSON.stringify(result)}`);
-      const output = result.done;
-      expect(output.video_url).to.match(HOSTED).and.match(/\.mp4$/);
-      expect(output).to.deep.equal({
-        task_id: TASK_ID,
-        asset_type: 'video',
-        status: 'succeeded',
-        video_url: output.video_url,
-        provider: 'kling',
-        model: 'kling-2.6',
-        duration: 10,
-        aspect_ratio: '9:16',
-      });
-      expect(harness().checkOutput(OPERATION, output)).to.deep.equal([]);
-      expect(await harness().hostedBytes(output.video_url as string)).to.deep.equal(MP4);
+      await expectVideoOutput(harness(), OPERATION, result, { taskId: TASK_ID, provider: 'kling', model: 'kling-2.6', fields: { duration: 10, aspect_ratio: '9:16' } }, MP4);
       expect(api.isDone() && cdn.isDone()).to.equal(true);
     });
 

@@ -32,7 +32,7 @@ describe('local plugin: audio operations', () => {
         audio_url: output.audio_url,
         requested_provider: 'suno',
         provider: 'local',
-        model: 'local-test',
+        model: 'local-music',
         title: 'Upbeat synthwave drive at night',
       });
       expect(output.task_id).to.match(LOCAL_TASK_ID);
@@ -75,7 +75,7 @@ describe('local plugin: audio operations', () => {
         status: 'succeeded',
         audio_url: output.audio_url,
         provider: 'local',
-        model: 'local-test',
+        model: 'local-speech',
       });
       const probe = await harness.probe(String(output.audio_url));
       expect(probe.formatName).to.equal('mp3');
@@ -121,7 +121,7 @@ describe('local plugin: audio operations', () => {
         status: 'succeeded',
         audio_url: output.audio_url,
         provider: 'local',
-        model: 'local-test',
+        model: 'local-soundfx',
         mode: 'one_off',
       });
       expectMp3(await harness.probe(String(output.audio_url)), 5);
@@ -145,7 +145,7 @@ describe('local plugin: audio operations', () => {
         audio_url: output.audio_url,
         sfx_video_url: output.sfx_video_url,
         provider: 'local',
-        model: 'local-test',
+        model: 'local-soundfx',
         mode: 'video_context',
       });
       expectMp3(await harness.probe(String(output.audio_url)), 1.5);
@@ -156,7 +156,7 @@ describe('local plugin: audio operations', () => {
   });
 
   describe('lipsync.generate', () => {
-    it('lays the audio on the video, looped to the audio length, and prices by the second', async () => {
+    it('lays the audio on the video, looped to the audio length, and reports that length', async () => {
       const output = await harness.run('lipsync.generate', { video_url: harness.urls.silentVideo, audio_url: harness.urls.video });
       expect(output).to.deep.equal({
         task_id: output.task_id,
@@ -165,8 +165,9 @@ describe('local plugin: audio operations', () => {
         video_url: output.video_url,
         audio_url: output.audio_url,
         provider: 'local',
-        model: 'local-test',
-        exact_cost_credits: 2,
+        model: 'local-lipsync',
+        // The audio's length, which the lipsync.generate manifest settles on.
+        usage: { output_seconds: 2 },
       });
       expect(output.audio_url).to.match(HOSTED_URL);
       expect(output.audio_url).not.to.equal(harness.urls.video);
@@ -180,7 +181,8 @@ describe('local plugin: audio operations', () => {
     it('cuts a longer video to a shorter audio', async () => {
       const output = await harness.run('lipsync.generate', { video_url: harness.urls.video, audio_url: harness.urls.tone });
       expectH264(await harness.probe(String(output.video_url)), { width: 320, height: 240, duration: 1.5 });
-      expect(output.exact_cost_credits).to.equal(2);
+      // The tone's measured length (its encoder pads it a little past 1.5 s).
+      expect((output.usage as { output_seconds: number }).output_seconds).to.be.closeTo(1.5, 0.05);
     });
 
     it('rejects audio that has no sound stream', async () => {

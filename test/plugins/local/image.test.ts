@@ -31,7 +31,7 @@ describe('local plugin: image operations', () => {
         provider_image_urls: [url],
         provider_image_count: 1,
         provider: 'local',
-        model: 'local-test',
+        model: 'local-image',
         aspect_ratio: '16:9',
       });
       expect(await pngSize(url)).to.deep.equal({ format: 'png', width: 1024, height: 576 });
@@ -85,7 +85,7 @@ describe('local plugin: image operations', () => {
         status: 'succeeded',
         image_url: output.image_url,
         provider: 'local',
-        model: 'local-test',
+        model: 'local-image',
       });
       expect(await pngSize(String(output.image_url))).to.deep.equal({ format: 'png', width: 320, height: 240 });
       expect(await meanAbsoluteDifference(harness.fixtures.imagePng, harness.pathOf(String(output.image_url)))).to.be.greaterThan(5);

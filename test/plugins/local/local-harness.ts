@@ -2,6 +2,7 @@
  * Drives the local plugin the way the kernel does (operation handler, PluginContext, routed model)
  * against a fake blob store holding real fixture media, and inspects what it produced.
  */
+import { join } from 'node:path';
 import type { JsonObject, RoutedModel } from '../../../src/kernel/plugin-sdk/index.js';
 import localPlugin, { type LocalConfig } from '../../../plugins/local/index.js';
 import { decodeWav, type PcmAudio } from '../../../plugins/local/audio/pcm.js';
@@ -35,7 +36,8 @@ export const TEST_ROUTE: RoutedModel = { model: 'local-test', vendorModel: 'loca
 
 export async function createLocalHarness(config: LocalConfig = {}): Promise<LocalHarness> {
   const fixtures = await createMediaFixtures();
-  const ctx = await createFakePluginContext<LocalConfig>({ config });
+  // Each harness keeps its own library: ids recorded by one test run never answer another's.
+  const ctx = await createFakePluginContext<LocalConfig>({ config: { libraryDir: join(fixtures.dir, 'library'), ...config } });
   const urls: FixtureUrls = {
     image: await ctx.upload(fixtures.imagePng, 'image/png'),
     portrait: await ctx.upload(fixtures.portraitJpeg, 'image/jpeg'),

@@ -1,32 +1,12 @@
 import { expect } from 'chai';
 import localPlugin from '../../../plugins/local/index.js';
 import { aspectOrientation, imageFrameSize, parseAspectRatio, videoFrameSize } from '../../../plugins/local/media/frame-size.js';
-
-const SPEC_OPERATIONS = [
-  'prompt.enhance.video',
-  'prompt.enhance.image',
-  'image.generate',
-  'image.edit',
-  'video.generate',
-  'video.upscale',
-  'music.generate',
-  'narration.generate',
-  'soundfx.generate',
-  'lipsync.generate',
-  'subtitles.generate',
-  'smartmotion.generate',
-  'three_d.model.generate',
-  'three_d.location.generate',
-  'partner2.video.edit',
-  'partner2.video.remix',
-  'partner2.video.generate_with_characters',
-  'partner2.character.create',
-];
+import { ALL_OPERATIONS } from '../../support/operation-catalogue.js';
 
 describe('local plugin: definition', () => {
-  it('serves all 18 operations of the spec, each finished in start', () => {
+  it('serves the 18 operations of the spec and the 3 it only names, each finished in start', () => {
     expect(localPlugin.id).to.equal('local');
-    expect(Object.keys(localPlugin.operations).sort()).to.deep.equal([...SPEC_OPERATIONS].sort());
+    expect(Object.keys(localPlugin.operations).sort()).to.deep.equal([...ALL_OPERATIONS].sort());
     for (const handler of Object.values(localPlugin.operations)) expect(handler.status).to.equal(undefined);
   });
 
@@ -40,6 +20,7 @@ describe('local plugin: definition', () => {
         enabled: { type: 'boolean', default: true },
         maxInputBytes: { type: 'integer', minimum: 1024, default: 104857600 },
         videoFps: { type: 'integer', minimum: 1, maximum: 60, default: 12 },
+        libraryDir: { type: 'string', minLength: 1 },
       },
     });
   });

@@ -10,19 +10,106 @@ describe('local plugin: prompt.enhance.*', () => {
   });
   after(() => harness.cleanup());
 
-  it('answers prompt.enhance.image with the enhanced prompt, model and operation only', async () => {
+  it('answers prompt.enhance.image with the enhanced prompt, the template as its model, and the operation only', async () => {
     const output = await harness.run('prompt.enhance.image', {
       prompt: 'A red fox in the snow at dawn',
       visualStyle: 'watercolor',
       aspectRatio: '9:16',
     });
+    // "at dawn" already sets the light and "red" the colours: the rewrite adds neither.
     expect(output).to.deep.equal({
-      enhancedPrompt:
-        'A red fox in the snow at dawn. Watercolor style, vertical 9:16 composition. Rich detail, balanced composition, soft natural light.',
-      model: 'local-test',
+      enhancedPrompt: 'A red fox in the snow at dawn. Watercolor style, vertical 9:16 composition. Rich detail, balanced composition.',
+      model: 'local-prompt-template',
       operation: 'prompt.enhance.image',
       status: 'succeeded',
     });
+  });
+
+  it('names the template, not the vendor model it was routed to, whichever model the client asked for', async () => {
+    const route = { model: 'gpt-4.1-mini', vendorModel: 'gpt-4.1-mini', publicName: 'gpt-4.1-mini' };
+    for (const operation of ['prompt.enhance.image', 'prompt.enhance.video']) {
+      const output = await harness.run(operation, { prompt: 'a lighthouse on a cliff' }, route);
+      expect(output.model, operation).to.equal('local-prompt-template');
+    }
+  });
+
+  it('makes a one-word English prompt a full image prompt: framing, lens, setting, light and palette', async () => {
+    const output = await harness.run('prompt.enhance.image', { prompt: 'cat', aspectRatio: '16:9' });
+    expect(output.enhancedPrompt).to.equal(
+      'Cat. Widescreen 16:9 composition. Eye-level view, 50 mm lens, simple setting that frames the subject. ' +
+        'Warm golden-hour light, harmonious natural colours. Rich detail, balanced composition.',
+    );
+  });
+
+  it('makes a one-word English prompt a full video prompt: movement, camera, shot, light, setting and palette', async () => {
+    const output = await harness.run('prompt.enhance.video', { prompt: 'cat', aspectRatio: '16:9', duration: 5 });
+    expect(output.enhancedPrompt).to.equal(
+      'Cat. A gentle breeze stirring the scene. Gentle crane up, wide angle, steady, fluid motion. 5-second shot, widescreen 16:9 composition. ' +
+        'Warm golden-hour light, simple setting that frames the subject, harmonious natural colours.',
+    );
+  });
+
+  // One word per language with a phrase table: each comes back several sentences long, in its own language,
+  // with the table's light and setting phrases, and the same text every time.
+  for (const [language, word] of [
+    ['en', 'dog'],
+    ['fr', 'chat'],
+    ['es', 'perro'],
+    ['de', 'Katze'],
+    ['it', 'gatto'],
+    ['pt', 'cachorro'],
+    ['ja', 'ねこ'],
+    ['zh', '猫'],
+    ['ko', '고양이'],
+    ['ru', 'кошка'],
+  ] as const) {
+    for (const operation of ['prompt.enhance.image', 'prompt.enhance.video']) {
+      it(`${operation} enriches the one-word ${language} prompt "${word}" in ${language}`, async () => {
+        const output = await harness.run(operation, { prompt: word });
+        const again = await harness.run(operation, { prompt: word });
+        const text = String(output.enhancedPrompt);
+        const table = PHRASE_TABLES[language];
+        expect(again.enhancedPrompt).to.equal(text);
+        expect(text.toLocaleLowerCase().startsWith(word.toLocaleLowerCase())).to.equal(true);
+        expect(text.split(table.stop).filter(Boolean).length, text).to.be.at.least(4);
+        expect([...text].length, text).to.be.at.least(8 * [...word].length + 40);
+        expect(detectLanguage(text), text).to.equal(language);
+        const lower = text.toLocaleLowerCase();
+        expect(table.lighting.some((phrase) => lower.includes(phrase.toLocaleLowerCase())), text).to.equal(true);
+        expect(table.settings.some((phrase) => lower.includes(phrase.toLocaleLowerCase())), text).to.equal(true);
+        expect(table.palettes.some((phrase) => lower.includes(phrase.toLocaleLowerCase())), text).to.equal(true);
+      });
+    }
+  }
+
+  it('adds no light to a prompt that names its light or time of day, and no palette to one that names a colour', async () => {
+    for (const [prompt, language] of [
+      ['a cat at night', 'en'],
+      ['un chat sous la lune', 'fr'],
+      ['eine Katze im Mondlicht', 'de'],
+      ['кошка ночью', 'ru'],
+      ['夜の猫', 'ja'],
+      ['밤에 고양이', 'ko'],
+    ] as const) {
+      const text = String((await harness.run('prompt.enhance.image', { prompt })).enhancedPrompt).toLocaleLowerCase();
+      expect(PHRASE_TABLES[language].lighting.some((phrase) => text.includes(phrase.toLocaleLowerCase())), text).to.equal(false);
+    }
+    for (const [prompt, language] of [
+      ['a red bicycle', 'en'],
+      ['un vélo rouge', 'fr'],
+      ['una bicicletta rossa', 'it'],
+      ['красный велосипед', 'ru'],
+    ] as const) {
+      const text = String((await harness.run('prompt.enhance.image', { prompt })).enhancedPrompt).toLocaleLowerCase();
+      expect(PHRASE_TABLES[language].palettes.some((phrase) => text.includes(phrase.toLocaleLowerCase())), text).to.equal(false);
+    }
+  });
+
+  it('leaves a one-word prompt two languages share as it is, rather than guess the wrong language', async () => {
+    // "gato" is Spanish and Portuguese alike.
+    expect(detectLanguage('gato')).to.equal('unknown');
+    const output = await harness.run('prompt.enhance.image', { prompt: 'gato', aspectRatio: '1:1' });
+    expect(output.enhancedPrompt).to.equal('gato — 1:1');
   });
 
   it('is deterministic: the same input gives the same rewrite', async () => {

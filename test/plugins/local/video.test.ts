@@ -19,7 +19,7 @@ describe('local plugin: video.generate', () => {
       status: 'succeeded',
       video_url: output.video_url,
       provider: 'local',
-      model: 'local-test',
+      model: 'local-video',
       duration: 5,
       aspect_ratio: '16:9',
     });

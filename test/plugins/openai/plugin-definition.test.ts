@@ -4,8 +4,9 @@ import { chatCompletion, CONFIG, imagesResponse, INPUTS, INVALID_API_KEY, MODERA
 import { describePluginBasics, describeVendorFailures, TINY_PNG } from '../../support/vendor-conformance.js';
 
 describePluginBasics(openai, {
-  operations: ['prompt.enhance.image', 'prompt.enhance.video', 'image.generate', 'image.edit'],
+  operations: ['prompt.enhance.image', 'prompt.enhance.video', 'image.generate', 'image.edit', 'prompt.enhance.location', 'prompt.enhance.variant'],
   defaultBaseUrl: 'https://api.openai.com',
+  defaultTimeoutMs: 180_000,
   config: CONFIG,
 });
 

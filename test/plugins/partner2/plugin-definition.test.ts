@@ -3,36 +3,17 @@ import nock from 'nock';
 import partner2 from '../../../plugins/partner2/index.js';
 import { describePartner2Error } from '../../../plugins/partner2/partner2-vendor.js';
 import { createPluginHarness, type PluginHarness } from '../../support/plugin-harness.js';
-import { failure, useNock } from '../../support/vendor-conformance.js';
+import { describePluginBasics, failure, useNock } from '../../support/vendor-conformance.js';
 import { API_KEY, CONFIG, videoObject, videosApi } from './partner2-test-kit.js';
 
-describe('partner2 plugin: definition', () => {
-  it('serves the partner2 family and partner-2 video.generate; only character.create finishes in start', () => {
-    expect(Object.keys(partner2.operations).sort()).to.deep.equal([
-      'partner2.character.create',
-      'partner2.video.edit',
-      'partner2.video.generate_with_characters',
-      'partner2.video.remix',
-      'video.generate',
-    ]);
-    const polled = Object.entries(partner2.operations).filter(([, handler]) => handler.status !== undefined).map(([operation]) => operation);
-    expect(polled.sort()).to.deep.equal(['partner2.video.edit', 'partner2.video.generate_with_characters', 'partner2.video.remix', 'video.generate']);
-  });
-
-  it('is enabled only with an API key', () => {
-    expect(partner2.isEnabled({})).to.equal(false);
-    expect(partner2.isEnabled({ api_key: '' })).to.equal(false);
-    expect(partner2.isEnabled({ base_url: 'https://videos.example' })).to.equal(false);
-    expect(partner2.isEnabled(CONFIG)).to.equal(true);
-  });
-
-  it('has snake_case settings, OpenAI as the default base URL and a longer default timeout for video files', () => {
-    const schema = partner2.configSchema as { additionalProperties: boolean; properties: Record<string, { default?: unknown }> };
-    expect(schema.additionalProperties).to.equal(false);
-    expect(schema.properties).to.have.all.keys('api_key', 'base_url', 'timeout_ms');
-    expect(schema.properties.base_url.default).to.equal('https://api.openai.com');
-    expect(schema.properties.timeout_ms.default).to.equal(180_000);
-  });
+// No cancel: DELETE only deletes finished videos. No reconcile: the Videos API takes no idempotency key or id of ours.
+describePluginBasics(partner2, {
+  operations: ['partner2.character.create'],
+  polled: ['partner2.video.edit', 'partner2.video.generate_with_characters', 'partner2.video.remix', 'video.generate'],
+  defaultBaseUrl: 'https://api.openai.com',
+  // Finished 20 s clips and 100 MB character sources take longer than the SDK's 60 s default.
+  defaultTimeoutMs: 180_000,
+  config: CONFIG,
 });
 
 describe('partner2 plugin: base URL and error reading', () => {

@@ -3,6 +3,7 @@ import nock from 'nock';
 import syncsoPlugin from '../../../plugins/syncso/index.js';
 import type { ProviderTask } from '../../../src/kernel/plugin-sdk/index.js';
 import { createPluginHarness, type PluginHarness } from '../../support/plugin-harness.js';
+import { settledPrice } from '../../support/settled-price.js';
 import { failure, HOSTED_URL, useNock } from '../../support/vendor-conformance.js';
 import {
   AUDIO,
@@ -135,33 +136,38 @@ describe('syncso plugin: lipsync.generate status', () => {
       audio_url: hostedAudio,
       provider: 'syncso',
       model: 'lipsync-2',
-      // 9.98 s × 1.5 = 14.97, rounded up.
-      exact_cost_credits: 15,
+      // sync.'s billed output length, for the manifest to price.
+      usage: { output_seconds: 9.98 },
     });
     expect(harness().checkOutput(OPERATION, result.done)).to.deep.equal([]);
     expect(await harness().hostedBytes(videoUrl)).to.deep.equal(SYNCED);
     expect(api.isDone() && output.isDone()).to.equal(true);
   });
 
-  it('prices the output duration at the configured rate, never below the configured minimum', async () => {
-    const custom = await createPluginHarness(syncsoPlugin, { ...CONFIG, credits_per_second: 2, minimum_credits: 5 });
-    try {
-      syncApi().get(GET).reply(200, completed(1.2)).get(GET).reply(200, completed(20.25));
-      serveOutput();
-      serveOutput();
-
-      expect(await custom.status(OPERATION, task)).to.have.nested.property('done.exact_cost_credits', 5);
-      expect(await custom.status(OPERATION, task)).to.have.nested.property('done.exact_cost_credits', 41);
-    } finally {
-      await custom.close();
-    }
-  });
-
-  it('applies the default floor of 3 credits to a very short output', async () => {
-    syncApi().get(GET).reply(200, completed(0.8));
+  it('settles by the manifest on the billed output length, 1.5 credits a second, never below the minimum of 3', async () => {
+    syncApi().get(GET).reply(200, completed(9.98)).get(GET).reply(200, completed(20.25)).get(GET).reply(200, completed(0.8));
     serveOutput();
+    serveOutput();
+    serveOutput();
+    // The client declared 10 s of video and 10 s of audio: 0.75 × 10 + 0.75 × 10 = 15 quoted.
+    const declared = { ...INPUT, video_duration: 10, audio_duration: 10 };
 
-    expect(await harness().status(OPERATION, task)).to.have.nested.property('done.exact_cost_credits', 3);
+    const prices = [];
+    for (let poll = 0; poll < 3; poll += 1) {
+      const result = await harness().status(OPERATION, task);
+      if (!('done' in result)) throw new Error(`expected done, got ${JSON.stringify(result)}`);
+      const settled = await settledPrice(OPERATION, declared, result.done);
+      prices.push({ quote: settled.quote, exactCost: settled.exactCost, exact_cost_credits: settled.output.exact_cost_credits });
+    }
+
+    expect(prices).to.deep.equal([
+      // 9.98 × 1.5 = 14.97, rounded up: the quote was right.
+      { quote: 15, exactCost: 15, exact_cost_credits: 15 },
+      // 20.25 × 1.5 = 30.375, rounded up: more than quoted (charged if the balance allows).
+      { quote: 15, exactCost: 31, exact_cost_credits: 31 },
+      // 0.8 × 1.5 = 1.2, held at the manifest's minimum.
+      { quote: 15, exactCost: 3, exact_cost_credits: 3 },
+    ]);
   });
 
   it('reports FAILED with sync.\'s error and code, and the other unsuccessful ends plainly', async () => {
@@ -288,11 +294,9 @@ describe('syncso plugin: definition', () => {
     expect(syncsoPlugin.isEnabled({ api_key: KEY })).to.equal(true);
   });
 
-  it('has snake_case settings with sync.\'s base URL and the manifest\'s pricing as defaults', () => {
+  it('has snake_case settings with sync.\'s base URL, and no prices', () => {
     const properties = syncsoPlugin.configSchema.properties as Record<string, { default?: unknown }>;
-    expect(properties).to.have.all.keys('api_key', 'base_url', 'timeout_ms', 'credits_per_second', 'minimum_credits');
+    expect(properties).to.have.all.keys('api_key', 'base_url', 'timeout_ms');
     expect(properties.base_url.default).to.equal('https://api.sync.so');
-    expect(properties.credits_per_second.default).to.equal(1.5);
-    expect(properties.minimum_credits.default).to.equal(3);
   });
 });

@@ -15,14 +15,12 @@ describe('topaz plugin: definition', () => {
     expect(topazPlugin.isEnabled({ api_key: KEY })).to.equal(true);
   });
 
-  it('has snake_case settings with Topaz\'s base URL and documented defaults', () => {
+  it('has snake_case settings with Topaz\'s base URL and documented defaults, and no prices', () => {
     const properties = topazPlugin.configSchema.properties as Record<string, { default?: unknown }>;
-    expect(properties).to.have.all.keys('api_key', 'base_url', 'timeout_ms', 'max_input_bytes', 'max_output_bytes', 'credits_per_topaz_credit', 'minimum_credits');
+    expect(properties).to.have.all.keys('api_key', 'base_url', 'timeout_ms', 'max_input_bytes', 'max_output_bytes');
     expect(properties.base_url.default).to.equal('https://api.topazlabs.com');
     expect(properties.max_input_bytes.default).to.equal(500_000_000);
     expect(properties.max_output_bytes.default).to.equal(1_000_000_000);
-    expect(properties.credits_per_topaz_credit.default).to.equal(8);
-    expect(properties.minimum_credits.default).to.equal(2);
     expect(topazPlugin.configSchema).to.deep.include({ additionalProperties: false });
   });
 });

@@ -124,7 +124,7 @@ describe('topaz plugin: the source is streamed through disk, never held in memor
 
     const result = await harness.start(OPERATION, { video_url: SOURCE_URL, model: 'topaz-proteus' }, 'topaz-proteus');
 
-    expect(result).to.deep.equal({ task: { taskId: REQUEST_ID, state: { estimated_topaz_credits: 2 } } });
+    expect(result).to.deep.equal({ task: { taskId: REQUEST_ID, state: { source_seconds: 2 } } });
     expect({ create: create.isDone(), api: api.isDone(), storage: storage.isDone() }).to.deep.equal({ create: true, api: true, storage: true });
   });
 

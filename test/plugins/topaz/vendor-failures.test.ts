@@ -54,7 +54,7 @@ describe('topaz plugin: vendor failures on POST /video/', () => {
 
     const result = await harness().start(OPERATION, INPUT, 'topaz-proteus');
 
-    expect(result).to.deep.equal({ task: { taskId: REQUEST_ID, state: { estimated_topaz_credits: 2 } } });
+    expect(result).to.deep.equal({ task: { taskId: REQUEST_ID, state: { source_seconds: 2 } } });
     expect(harness().sleeps).to.deep.equal([7000]);
     expect(api.isDone() && storage.isDone()).to.equal(true);
   });

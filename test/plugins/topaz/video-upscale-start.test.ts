@@ -41,7 +41,7 @@ describe('topaz plugin: video.upscale start (create, accept, upload, complete)',
 
     const result = await harness().start(OPERATION, { video_url: SOURCE_URL, duration_seconds: 2, model: 'topaz-proteus', upscale_factor: 4, video_title: 'Clip' }, 'topaz-proteus');
 
-    expect(result).to.deep.equal({ task: { taskId: REQUEST_ID, state: { estimated_topaz_credits: 2 } } });
+    expect(result).to.deep.equal({ task: { taskId: REQUEST_ID, state: { source_seconds: 2 } } });
     expect(create.isDone() && api.isDone() && storage.isDone()).to.equal(true);
   });
 
@@ -74,7 +74,7 @@ describe('topaz plugin: video.upscale start (create, accept, upload, complete)',
 
     const result = await harness().start(OPERATION, { video_url: SOURCE_URL, model: 'topaz-starlight', target_fps: 60 }, 'topaz-starlight');
 
-    expect(result).to.deep.equal({ task: { taskId: REQUEST_ID, state: { estimated_topaz_credits: 9 } } });
+    expect(result).to.deep.equal({ task: { taskId: REQUEST_ID, state: { source_seconds: 2 } } });
     expect(create.isDone()).to.equal(true);
   });
 

@@ -4,8 +4,9 @@ import topazPlugin from '../../../plugins/topaz/index.js';
 import type { TopazConfig } from '../../../plugins/topaz/index.js';
 import { createVendorHttp, type PluginContext, type ProviderTask } from '../../../src/kernel/plugin-sdk/index.js';
 import { createPluginHarness } from '../../support/plugin-harness.js';
+import { settledPrice } from '../../support/settled-price.js';
 import { failure, HOSTED_URL, useNock } from '../../support/vendor-conformance.js';
-import { completeAnswer, CONFIG, OPERATION, REQUEST_ID, STORAGE, statusAnswer, topazApi, useTopazSuite } from './topaz-test-kit.js';
+import { completeAnswer, CONFIG, OPERATION, REQUEST_ID, SOURCE_URL, STORAGE, statusAnswer, topazApi, useTopazSuite } from './topaz-test-kit.js';
 
 const STATUS = `/video/${REQUEST_ID}/status`;
 const RESULT = Buffer.from('\x00\x00\x00\x18ftypmp42 enhanced video bytes');
@@ -18,9 +19,10 @@ function serveResult(): nock.Scope {
 describe('topaz plugin: video.upscale status', () => {
   const { harness } = useTopazSuite();
 
-  const task: ProviderTask = { taskId: REQUEST_ID, state: { estimated_topaz_credits: 2 } };
+  // As start leaves it: the probed length of the 2 s source clip.
+  const task: ProviderTask = { taskId: REQUEST_ID, state: { source_seconds: 2 } };
 
-  it('reports every pending stage with its progress over a long run, then hosts the video at the billed cost', async () => {
+  it('reports every pending stage with its progress over a long run, then hosts the video with the source length as usage', async () => {
     const stages: [string, number][] = [
       ['requested', 0],
       ['accepted', 0],
@@ -58,31 +60,42 @@ describe('topaz plugin: video.upscale status', () => {
       provider: 'topaz',
       model: 'topaz-proteus',
       requested_model: 'topaz-proteus',
-      // The low end of Topaz's final estimate (3) at the default 8 credits per Topaz credit.
-      exact_cost_credits: 24,
+      // Topaz's own cost (3 Topaz credits here) is not a price of ours: the plugin reports only the length.
+      usage: { output_seconds: 2 },
     });
     expect(harness().checkOutput(OPERATION, output)).to.deep.equal([]);
     expect(await harness().hostedBytes(String(output.video_url))).to.deep.equal(RESULT);
     expect(api.isDone() && storage.isDone()).to.equal(true);
   });
 
-  it('converts with the configured rate and never below the configured minimum', async () => {
-    const custom = await createPluginHarness(topazPlugin, { ...CONFIG, credits_per_topaz_credit: 2.5, minimum_credits: 10 });
-    try {
-      topazApi().get(STATUS).reply(200, completeAnswer([3, 4])).get(STATUS).reply(200, completeAnswer([7, 9]));
-      serveResult();
-      serveResult();
+  it('settles by the manifest: a client that declared 10 s of a 2 s clip pays for 2', async () => {
+    topazApi().get(STATUS).reply(200, completeAnswer()).get(STATUS).reply(200, completeAnswer());
+    serveResult();
+    serveResult();
 
-      const low = await custom.status(OPERATION, task, 'topaz-starlight');
-      const high = await custom.status(OPERATION, task, 'topaz-starlight');
+    const proteus = await harness().status(OPERATION, task, 'topaz-proteus');
+    const starlight = await harness().status(OPERATION, task, 'topaz-starlight');
 
-      expect(low).to.have.nested.property('done.exact_cost_credits', 10);
-      // 7 × 2.5 = 17.5, rounded up.
-      expect(high).to.have.nested.property('done.exact_cost_credits', 18);
-      expect(high).to.have.nested.property('done.model', 'topaz-starlight');
-    } finally {
-      await custom.close();
-    }
+    if (!('done' in proteus) || !('done' in starlight)) throw new Error('expected both to be done');
+    // Proteus 4x: 10 s × 2 (model) × 3 (factor) = 60 quoted, 2 s × 2 × 3 = 12 settled.
+    const settledProteus = await settledPrice(OPERATION, { video_url: SOURCE_URL, duration_seconds: 10, model: 'topaz-proteus', upscale_factor: 4 }, proteus.done);
+    expect({ quote: settledProteus.quote, exactCost: settledProteus.exactCost }).to.deep.equal({ quote: 60, exactCost: 12 });
+    expect(settledProteus.output.exact_cost_credits).to.equal(12);
+    // Starlight at 60 fps: 10 s × 8 × 2 = 160 quoted, 2 s × 8 × 2 = 32 settled.
+    const settledStarlight = await settledPrice(OPERATION, { video_url: SOURCE_URL, duration_seconds: 10, model: 'topaz-starlight', target_fps: 60 }, starlight.done);
+    expect({ quote: settledStarlight.quote, exactCost: settledStarlight.exactCost }).to.deep.equal({ quote: 160, exactCost: 32 });
+  });
+
+  it('reports no usage for a task started without the probed length, so the quote stands', async () => {
+    topazApi().get(STATUS).reply(200, completeAnswer());
+    serveResult();
+
+    const result = await harness().status(OPERATION, { taskId: REQUEST_ID, state: { estimated_topaz_credits: 2 } }, 'topaz-proteus');
+
+    if (!('done' in result)) throw new Error(`expected done, got ${JSON.stringify(result)}`);
+    expect(result.done).to.not.have.property('usage');
+    const settled = await settledPrice(OPERATION, { video_url: SOURCE_URL, duration_seconds: 10, model: 'topaz-proteus' }, result.done);
+    expect({ exactCost: settled.exactCost, exact_cost_credits: settled.output.exact_cost_credits }).to.deep.equal({ exactCost: undefined, exact_cost_credits: settled.quote });
   });
 
   it('fails permanently when the finished video is larger than max_output_bytes', async () => {
@@ -100,7 +113,7 @@ describe('topaz plugin: video.upscale status', () => {
     }
   });
 
-  it('falls back to the create call\'s estimate when the finished status carries none', async () => {
+  it('finishes without Topaz\'s cost estimate: it prices nothing of ours', async () => {
     const finished = completeAnswer();
     delete finished.estimates;
     topazApi().get(STATUS).reply(200, finished);
@@ -108,18 +121,7 @@ describe('topaz plugin: video.upscale status', () => {
 
     const result = await harness().status(OPERATION, task, 'topaz-proteus');
 
-    expect(result).to.have.nested.property('done.exact_cost_credits', 16);
-  });
-
-  it('fails permanently when neither the status nor the task knows the cost', async () => {
-    const finished = completeAnswer();
-    delete finished.estimates;
-    topazApi().get(STATUS).reply(200, finished);
-
-    const error = await failure(harness().status(OPERATION, { taskId: REQUEST_ID, state: {} }, 'topaz-proteus'));
-
-    expect(error.retryable).to.equal(false);
-    expect(error.message).to.equal('topaz: malformed response: estimates.cost.0 is missing or not a number');
+    expect(result).to.have.deep.nested.property('done.usage', { output_seconds: 2 });
   });
 
   it('fails permanently when a complete request has no download URL', async () => {

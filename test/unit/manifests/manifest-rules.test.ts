@@ -1,5 +1,5 @@
 /**
- * The 18 operation manifests as data: every per-model rule of the spec must be a schema condition that accepts the
+ * The operation manifests as data: every per-model rule of the spec must be a schema condition that accepts the
  * legal case and refuses the illegal one naming the field, every example must validate, and the credit rules must
  * agree with the worked examples in docs/pricing.md.
  */
@@ -11,24 +11,22 @@ import type { ErrorObject } from 'ajv';
 import { createSchemaCompiler, type SchemaValidator } from '../../../src/kernel/manifests/schema-compiler.js';
 import { priceRequest } from '../../../src/kernel/credits/credit-rules.js';
 import { loadManifests } from '../../../src/kernel/manifests/load-manifests.js';
+import { renderExamples } from '../../../src/kernel/manifests/manifest-examples.js';
+import { contentTypeForKey } from '../../../src/kernel/blobs/content-types.js';
+import { readSampleCatalogue } from '../../../src/kernel/blobs/sample-media.js';
 import type { JsonSchema, OperationManifest } from '../../../src/kernel/manifests/manifest-types.js';
+import { ALL_OPERATIONS, GUESSED_OPERATIONS, SPEC_OPERATIONS } from '../../support/operation-catalogue.js';
 
 type Input = Record<string, unknown>;
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const OPERATIONS_DIR = `${ROOT}manifests/operations/`;
 
-const SPEC_OPERATIONS = [
-  'prompt.enhance.video', 'prompt.enhance.image', 'image.generate', 'image.edit', 'video.generate', 'video.upscale',
-  'music.generate', 'narration.generate', 'soundfx.generate', 'lipsync.generate', 'subtitles.generate',
-  'smartmotion.generate', 'three_d.model.generate', 'three_d.location.generate', 'partner2.video.edit',
-  'partner2.video.remix', 'partner2.video.generate_with_characters', 'partner2.character.create',
-];
-const MANIFEST_KEYS = ['operation', 'summary', 'family', 'deprecated', 'input', 'output', 'defaults', 'credits', 'routing', 'polling', 'examples'];
-/** Operations whose examples point at input media; their URLs must be placeholders the tests substitute. */
+const MANIFEST_KEYS = ['operation', 'summary', 'family', 'deprecated', 'input', 'output', 'defaults', 'credits', 'routing', 'polling', 'examples', 'workspace_links'];
+/** Operations whose examples need input media: they name the shipped samples, `{public_url}/samples/<name>`. */
 const MEDIA_INPUT_OPERATIONS = [
   'image.edit', 'video.upscale', 'lipsync.generate', 'subtitles.generate', 'smartmotion.generate',
-  'three_d.model.generate', 'partner2.video.edit', 'partner2.video.remix', 'partner2.character.create',
+  'three_d.model.generate', 'partner2.video.edit', 'partner2.video.remix', 'partner2.character.create', 'video.extend',
 ];
 
 const manifestFiles = readdirSync(OPERATIONS_DIR).filter((file) => file.endsWith('.yaml')).sort();
@@ -40,6 +38,9 @@ const manifests = new Map<string, OperationManifest>(
 );
 
 const ajv = createSchemaCompiler();
+/** Examples as the OpenAPI document and the MCP tools show them, for a gateway at this public URL. */
+const PUBLIC_URL = 'https://gateway.test';
+const sampleNames = new Set((await readSampleCatalogue()).map((sample) => sample.name));
 const validators = new Map<string, SchemaValidator>([...manifests].map(([op, m]) => [op, ajv.compile(m.input)]));
 
 function manifest(operation: string): OperationManifest {
@@ -119,8 +120,9 @@ function eachProperty(schema: JsonSchema, visit: (path: string, property: JsonSc
   }
 }
 
+/** Absolute URLs, and URLs written against the `{public_url}` placeholder. */
 function urlsIn(value: unknown): string[] {
-  if (typeof value === 'string') return /^[a-z]+:\/\//i.test(value) ? [value] : [];
+  if (typeof value === 'string') return /^([a-z]+:\/\/|\{public_url\})/i.test(value) ? [value] : [];
   if (Array.isArray(value)) return value.flatMap(urlsIn);
   if (value && typeof value === 'object') return Object.values(value).flatMap(urlsIn);
   return [];
@@ -128,14 +130,17 @@ function urlsIn(value: unknown): string[] {
 
 describe('operation manifests', () => {
   describe('catalogue', () => {
-    it('holds exactly the 18 operations of the spec, one file each', () => {
-      expect(manifestFiles).to.deep.equal(SPEC_OPERATIONS.map((op) => `${op}.yaml`).sort());
-      expect(manifests.size).to.equal(18);
+    it('holds exactly the 18 operations of the spec and the 3 it only names, one file each', () => {
+      expect(SPEC_OPERATIONS).to.have.length(18);
+      expect(manifestFiles).to.deep.equal(ALL_OPERATIONS.map((op) => `${op}.yaml`).sort());
+      expect(manifests.size).to.equal(ALL_OPERATIONS.length);
+      // The spec's own operations are not guesses; the guessed ones say so (test/unit/manifests/guessed-operations.test.ts).
+      expect([...manifests.values()].filter((m) => 'x-guess' in m.input).map((m) => m.operation).sort()).to.deep.equal([...GUESSED_OPERATIONS].sort());
     });
 
     it('passes the kernel loader (meta-schema, routing and example checks)', async () => {
       const loaded = await loadManifests([OPERATIONS_DIR]);
-      expect(loaded.map(({ manifest: m }) => m.operation).sort()).to.deep.equal([...SPEC_OPERATIONS].sort());
+      expect(loaded.map(({ manifest: m }) => m.operation).sort()).to.deep.equal([...ALL_OPERATIONS].sort());
     });
 
     for (const [operation, m] of manifests) {
@@ -167,7 +172,7 @@ describe('operation manifests', () => {
         });
 
         it('refuses unknown input fields', () => {
-          expectRefused(operation, { ...m.examples![0], not_a_field: true }, '/not_a_field');
+          expectRefused(operation, { ...renderExamples(m, PUBLIC_URL)[0], not_a_field: true }, '/not_a_field');
         });
 
         it('describes the success output with the spec status', () => {
@@ -207,8 +212,8 @@ describe('operation manifests', () => {
 
         it('has 1-3 examples that validate and price', () => {
           expect(m.examples).to.be.an('array').with.length.within(1, 3);
-          for (const example of m.examples!) {
-            // Raw, as documentation shows it, and after the conditional defaults, as the kernel sees it.
+          for (const example of renderExamples(m, PUBLIC_URL)) {
+            // As documentation shows it, and after the conditional defaults, as the kernel sees it.
             const validate = validators.get(operation)!;
             expect(validate(structuredClone(example)), `${JSON.stringify(example)}: ${ajv.errorsText(validate.errors)}`).to.equal(true);
             const prepared = expectValid(operation, example);
@@ -218,10 +223,18 @@ describe('operation manifests', () => {
           }
         });
 
-        it('uses only placeholder media URLs in examples', () => {
-          const urls = m.examples!.flatMap(urlsIn);
-          for (const url of urls) expect(url).to.match(/^https:\/\/example\.com\//);
-          if (!MEDIA_INPUT_OPERATIONS.includes(operation)) expect(urls, 'no input media needed').to.deep.equal([]);
+        it('takes the input media of its examples from the shipped samples, of the kind each field wants', () => {
+          const references = m.examples!.flatMap((example) =>
+            Object.entries(example).flatMap(([field, value]) => urlsIn(value).map((url) => ({ field, url }))),
+          );
+          if (!MEDIA_INPUT_OPERATIONS.includes(operation)) expect(references, 'no input media needed').to.deep.equal([]);
+          else expect(references, 'input media').to.not.deep.equal([]);
+          for (const { field, url } of references) {
+            const name = /^\{public_url\}\/samples\/([^/]+)$/.exec(url)?.[1];
+            expect(sampleNames, `${field}: ${url} names a shipped sample as {public_url}/samples/<name>`).to.include(name);
+            const kind = /image/.test(field) ? 'image/' : /video/.test(field) ? 'video/' : /audio/.test(field) ? 'audio/' : '';
+            expect(contentTypeForKey(url), `${field}: ${url}`).to.match(new RegExp(`^${kind}`));
+          }
         });
       });
     }
@@ -381,7 +394,10 @@ describe('operation manifests', () => {
         expectValid(op, { video_url, model: 'topaz-proteus', upscale_factor: 4 });
         expectValid(op, { video_url, model: 'topaz-starlight', target_fps: 60 });
         expectValid(op, { video_url, model: 'video-upscaler', target_resolution: '2k' });
-        expectRefused(op, { video_url, upscale_factor: 2 }, '/upscale_factor');
+        // A knob only one model honours picks that model when none is named.
+        expect(expectValid(op, { video_url, upscale_factor: 2 })).to.include({ model: 'topaz-proteus' });
+        expect(expectValid(op, { video_url, target_fps: 60 })).to.include({ model: 'topaz-starlight' });
+        expectRefused(op, { video_url, model: 'bytedance-upscaler', upscale_factor: 2 }, '/upscale_factor');
         expectRefused(op, { video_url, model: 'topaz-proteus', target_resolution: '4k' }, '/target_resolution');
         expectRefused(op, { video_url, model: 'topaz-proteus', target_fps: 60 }, '/target_fps');
         expectRefused(op, { video_url, model: 'topaz-starlight', upscale_factor: 2 }, '/upscale_factor');
@@ -404,7 +420,8 @@ describe('operation manifests', () => {
       it('generation_mode needs music_v2', () => {
         expectValid(op, { prompt: 'p', provider: 'elevenlabs', generation_mode: 'ambience' });
         expectRefused(op, { prompt: 'p', provider: 'elevenlabs', model: 'music_v1', generation_mode: 'loop' }, '/generation_mode');
-        expectRefused(op, { prompt: 'p', generation_mode: 'track' }, '/generation_mode');
+        expect(expectValid(op, { prompt: 'p', generation_mode: 'track' }), 'picks ElevenLabs').to.include({ provider: 'elevenlabs', model: 'music_v2' });
+        expectRefused(op, { prompt: 'p', model: 'V5', generation_mode: 'track' }, '/generation_mode');
         expectRefused(op, { prompt: 'p', provider: 'elevenlabs', generation_mode: 'video_to_music' }, '/generation_mode');
       });
       it('Suno custom mode needs style and title, and lyrics unless instrumental', () => {
@@ -419,6 +436,9 @@ describe('operation manifests', () => {
         expectRefused(op, { prompt: 'p', provider: 'elevenlabs', persona_id: 'abc' }, '/persona_id');
         expectRefused(op, { prompt: 'p', provider: 'elevenlabs', custom_mode: true, style: 's', title: 't' }, '/custom_mode');
         expectRefused(op, { prompt: 'p', provider: 'suno', duration_seconds: 30 }, '/duration_seconds');
+        expectRefused(op, { prompt: 'p', model: 'V5', duration_seconds: 30 }, '/duration_seconds');
+        // Only ElevenLabs honours a length: asking for one without a provider or model picks it (a track of that length).
+        expect(expectValid(op, { prompt: 'p', duration_seconds: 45 })).to.include({ provider: 'elevenlabs', model: 'music_v2', duration_seconds: 45 });
         expectRefused(op, { prompt: 'x'.repeat(501), provider: 'suno' }, '/prompt');
         expectRefused(op, { prompt: 'p', provider: 'elevenlabs', duration_seconds: 601 }, '/duration_seconds');
       });
@@ -551,7 +571,8 @@ describe('operation manifests', () => {
           expectRefused(op, { partner_video_id: 'video_abc' }, '/prompt');
           expectRefused(op, { prompt: 'p' }, '/partner_video_id');
           expectRefused(op, { partner_video_id: 'video_abc', prompt: 'p', duration: 6 }, '/duration');
-          expectRefused(op, { partner_video_id: 'video_abc', prompt: 'p', resolution: '1080p' }, '/resolution');
+          expect(expectValid(op, { partner_video_id: 'video_abc', prompt: 'p', resolution: '1080p' }), '1080p picks the pro model').to.include({ model: 'partner-2-pro' });
+          expectRefused(op, { partner_video_id: 'video_abc', prompt: 'p', model: 'partner-2', resolution: '1080p' }, '/resolution');
           expectRefused(op, { partner_video_id: 'video_abc', prompt: 'p', model: 'sora-2' }, '/model');
         });
       });
@@ -570,7 +591,8 @@ describe('operation manifests', () => {
       });
       it('renders partner2 durations, and 1080p with quality pro only', () => {
         expectValid(op, { prompt: 'p', characters: ['char_a'], quality: 'pro', resolution: '1080p', duration: 12 });
-        expectRefused(op, { prompt: 'p', characters: ['char_a'], resolution: '1080p' }, '/resolution');
+        expect(expectValid(op, { prompt: 'p', characters: ['char_a'], resolution: '1080p' }), '1080p picks quality pro').to.include({ quality: 'pro' });
+        expectRefused(op, { prompt: 'p', characters: ['char_a'], quality: 'standard', resolution: '1080p' }, '/resolution');
         expectRefused(op, { prompt: 'p', characters: ['char_a'], duration: 10 }, '/duration');
       });
     });
@@ -620,7 +642,7 @@ describe('operation manifests', () => {
         .filter((match): match is RegExpExecArray => match !== null);
 
       it('has worked examples for every operation', () => {
-        expect(new Set(rows.map((row) => row[1]))).to.have.property('size', 18);
+        expect([...new Set(rows.map((row) => row[1]))].sort()).to.deep.equal([...manifests.keys()].sort());
       });
 
       for (const [, operation, json, credits] of rows) {

@@ -55,4 +55,13 @@ describe('docs/mcp.md and the registered MCP tools', () => {
     const account = allTools.filter((tool) => tool.access === 'account').map((tool) => tool.name);
     expect(account).to.deep.equal(['api_status', 'estimate_generation_cost', 'create_generation_request', 'get_generation_request']);
   });
+
+  it('registers the 16 workspace tools of the spec, each for OAuth workspace access', () => {
+    const workspace = allTools.filter((tool) => tool.access === 'workspace').map((tool) => tool.name);
+    expect(workspace).to.deep.equal([
+      'list_creator_flow_projects', 'get_creator_flow_project', 'create_creator_flow_project', 'update_creator_flow_project', 'delete_creator_flow_project',
+      'export_creator_flow_project', 'list_worlds', 'get_world', 'create_world', 'update_world', 'delete_world',
+      'list_world_assets', 'get_world_asset', 'create_world_asset', 'update_world_asset', 'delete_world_asset',
+    ]);
+  });
 });

@@ -40,14 +40,15 @@ export function addCreditsPage(router: Router, gateway: Gateway): void {
 
 const kindLabels: Record<LedgerEntry['kind'], string> = { grant: 'Grant', debit: 'Request', refund: 'Refund', adjust: 'Adjustment' };
 
-function ledgerTable(entries: (LedgerEntry & { id: number })[]) {
+/** The account's ledger, or (`withRequest: false`) one request's entries on its own page. */
+export function ledgerTable(entries: LedgerEntry[], options: { caption: string; withRequest: boolean } = { caption: 'Credit ledger, newest first', withRequest: true }) {
   return html`<table>
-    <caption class="visually-hidden">Credit ledger, newest first</caption>
-    <thead><tr><th scope="col">When</th><th scope="col">Entry</th><th scope="col">Request</th><th scope="col">Note</th><th scope="col" class="number">Credits</th></tr></thead>
+    <caption class="visually-hidden">${options.caption}</caption>
+    <thead><tr><th scope="col">When</th><th scope="col">Entry</th>${options.withRequest ? html`<th scope="col">Request</th>` : ''}<th scope="col">Note</th><th scope="col" class="number">Credits</th></tr></thead>
     <tbody>${entries.map((entry) => html`<tr>
       <td>${timeText(entry.atMs)}</td>
       <td>${kindLabels[entry.kind]}</td>
-      <td>${entry.requestId ? html`<a href="/console/requests/${encodeURIComponent(entry.requestId)}"><code>${entry.requestId}</code></a>` : '—'}</td>
+      ${options.withRequest ? html`<td>${entry.requestId ? html`<a href="/console/requests/${encodeURIComponent(entry.requestId)}"><code>${entry.requestId}</code></a>` : '—'}</td>` : ''}
       <td>${entry.note ?? ''}</td>
       <td class="number ${entry.amount < 0 ? 'negative' : 'positive'}">${entry.amount > 0 ? '+' : ''}${creditsText(entry.amount)}</td>
     </tr>`)}</tbody>

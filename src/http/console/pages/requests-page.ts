@@ -11,6 +11,7 @@ import { requestStatuses, type RequestRecord, type RequestStatus } from '../../.
 import { html } from '../html.js';
 import { renderPage } from '../layout.js';
 import { requireMember } from '../require-member.js';
+import { ledgerTable } from './credits-page.js';
 import { deliveryTable } from './delivery-table.js';
 import { hostedMedia, mediaPreviews } from './media-previews.js';
 import { consoleLogWindowMs, creditsText, memberOf, renderBadInput, renderNotFound, timeText } from './page-kit.js';
@@ -50,6 +51,7 @@ export function addRequestsPages(router: Router, gateway: Gateway): void {
     const record = await gateway.requests.getForAccount(ctx.params.requestId, member.accountId);
     if (!record || record.createdAtMs < gateway.clock.now() - consoleLogWindowMs) return renderNotFound(ctx, 'request');
     const deliveries = await gateway.webhookStore.forRequest(record.id);
+    const ledger = await gateway.accounts.listRequestLedger(record.id);
     renderPage(ctx, {
       title: `Request ${record.id}`,
       section: 'requests',
@@ -69,6 +71,8 @@ export function addRequestsPages(router: Router, gateway: Gateway): void {
           ? html`<p class="callout" role="note" data-purged="true">The input, output and hosted files of this request were removed on ${timeText(record.dataRemovedAtMs)}, when its retention period ended. Its status, credits and times are kept.</p>`
           : html`${outputSection(record, gateway.settings.server.public_url)}
             <h2>Input</h2><pre class="json">${JSON.stringify(record.input, null, 2)}</pre>`}
+        <h2>Credit ledger</h2>
+        ${ledger.length === 0 ? html`<p class="empty">This request moved no credits.</p>` : ledgerTable(ledger, { caption: 'Credit ledger of this request, oldest first', withRequest: false })}
         <h2>Webhook deliveries</h2>
         ${deliveryTable(ctx, deliveries, { canRedeliver: roleAtLeast(member.role, 'admin'), withRequest: false })}`,
     });

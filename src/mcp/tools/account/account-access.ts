@@ -63,7 +63,8 @@ function requirePrincipal(context: McpCallContext): Principal {
  */
 function callerOf(principal: Principal): AccountCaller {
   if (!principal.keyId) throw new ToolError('MG_FORBIDDEN_SCOPE', 'the generation tools need a developer API key; this credential is not one');
-  return { apiKeyId: principal.keyId, accountId: principal.accountId, principal };
+  const asUser = principal.kind === 'oauth' && principal.userId ? { userId: principal.userId, workspaceWrite: hasScope(principal, 'workspace:write') } : {};
+  return { apiKeyId: principal.keyId, accountId: principal.accountId, ...asUser, principal };
 }
 
 async function takeRateLimit(context: McpCallContext, principal: Principal, bucket: 'create' | 'read'): Promise<void> {

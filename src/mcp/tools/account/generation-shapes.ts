@@ -31,4 +31,25 @@ export const requestObjectShape = {
   input: z.record(z.string(), z.unknown()).nullable().describe('The input as validated and stored; null once retention removed it.'),
   dataRemovedAtMs: z.number().nullable(),
   urls: requestUrlsShape,
+  poll_after_ms: z.number().int().optional().describe('While queued or processing: wait about this long before the next get_generation_request.'),
+};
+
+/** `get_generation_request`'s answer: the request object plus the credits it moved, as the REST detail has them. */
+export const requestDetailShape = {
+  ...requestObjectShape,
+  credits: z
+    .object({
+      charged: z.number().describe('Credits taken for the request: the debit at create, plus a settlement upwards.'),
+      refunded: z.number().describe('Credits given back: the refund of a failed request, or a settlement downwards.'),
+      net: z.number().describe('charged - refunded: billableCredits once succeeded, 0 once a failed request was refunded.'),
+      entries: z.array(
+        z.object({
+          kind: z.enum(['debit', 'refund', 'adjust']),
+          amount: z.number().describe('Change to the balance; a debit is negative.'),
+          note: z.string().nullable(),
+          atMs: z.number(),
+        }),
+      ),
+    })
+    .describe("The request's ledger entries, oldest first, and their sums, to reconcile the balance."),
 };

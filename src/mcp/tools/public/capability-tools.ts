@@ -1,5 +1,6 @@
 /** `list_capabilities` and `get_api_operation`: what the gateway can make, and the REST contract of each operation. */
 import * as z from 'zod/v4';
+import { renderExamples } from '../../../kernel/manifests/index.js';
 import { producedKind, mediaInputs } from '../../knowledge/media-kinds.js';
 import { modelRecordId, operationRecordId } from '../../knowledge/operation-records.js';
 import { recordUrl } from '../../knowledge/record-urls.js';
@@ -87,7 +88,7 @@ export const getApiOperationTool = defineTool({
       poll_endpoint: { method: 'GET' as const, url: `${publicUrl}/api/v1/requests/{id}` },
       input_schema: manifest.input,
       output_schema: manifest.output,
-      examples: (manifest.examples ?? []).map((input) => ({ operation: manifest.operation, input })),
+      examples: renderExamples(manifest, publicUrl).map((input) => ({ operation: manifest.operation, input })),
       poll_after_ms: manifest.polling.first_after_ms,
       deprecated: manifest.deprecated ? { message: manifest.deprecated.message, ...(manifest.deprecated.replacement ? { replacement: manifest.deprecated.replacement } : {}) } : null,
       openapi_url: `${publicUrl}/api/v1/openapi`,

@@ -1,0 +1,56 @@
+/**
+ * The starts running in this process, by request id, so that a client's cancel can stop a render or an upload
+ * under way (cancel-request.ts) instead of waiting for it to end. A start is stopped only until it begins a
+ * vendor submission: from then on a vendor may hold a job, and the start is left to return its task, which the
+ * canceller then cancels at the vendor — stopping the start would lose the only handle on that job.
+ *
+ * One registry per process rather than per gateway: the worker and the canceller are built apart (gateway.ts)
+ * and meet only here, and request ids are unique, so sharing it cannot mix requests up. A cancel reaches only
+ * this process's starts; one running in another worker process (`start worker`) is waited for instead.
+ */
+
+/** The errorMessage of a cancelled request, whether the canceller or the stopped start failed it. */
+export const cancelledMessage = 'the request was cancelled by the client';
+
+export interface RunningStart {
+  /** Aborted when the client cancels the request while the start may still be stopped. */
+  readonly signal: AbortSignal;
+  /** Called before a vendor submission leaves: from then on a cancel no longer stops this start. */
+  submitting(): void;
+  /** Called when the start is over, however it ended. */
+  end(): void;
+}
+
+interface Entry {
+  controller: AbortController;
+  submitting: boolean;
+}
+
+// A set per request: a worker that lost its lease may still be running the start another worker took over.
+const running = new Map<string, Set<Entry>>();
+
+export function trackStart(requestId: string): RunningStart {
+  const entry: Entry = { controller: new AbortController(), submitting: false };
+  const entries = running.get(requestId) ?? new Set<Entry>();
+  entries.add(entry);
+  running.set(requestId, entries);
+  return {
+    signal: entry.controller.signal,
+    submitting: () => void (entry.submitting = true),
+    end() {
+      entries.delete(entry);
+      if (entries.size === 0 && running.get(requestId) === entries) running.delete(requestId);
+    },
+  };
+}
+
+/** Stops the request's starts in this process that have not begun a vendor submission; true when one was stopped. */
+export function stopStart(requestId: string): boolean {
+  let stopped = false;
+  for (const entry of running.get(requestId) ?? []) {
+    if (entry.submitting || entry.controller.signal.aborted) continue;
+    entry.controller.abort(new Error(cancelledMessage));
+    stopped = true;
+  }
+  return stopped;
+}

@@ -1,0 +1,11 @@
+export { exportAssetLimit, Workspaces, type DeletedObject, type ProjectSnapshot } from './workspaces.js';
+export { ArtifactLinker, hostedArtifacts, type LinkingCaller } from './artifact-links.js';
+export type { WorkspaceActor } from './workspace-access.js';
+export type { DeleteConfirmation, DeleteOutcome } from './delete-confirmation.js';
+export { softDeleteMs } from './delete-confirmation.js';
+export type { ProjectChange, ProjectDraft, ProjectView } from './projects.js';
+export type { AssetChange, AssetDraft, AssetView, WorldView } from './worlds.js';
+export type { StepDraft } from './workspace-inputs.js';
+export { limits as workspaceLimits } from './workspace-inputs.js';
+export { defaultPageSize, maxPageSize, type PageRequest } from './paging.js';
+export * from './workspace-records.js';

@@ -1,0 +1,89 @@
+/**
+ * Poll jobs name the poll they are for, so a stale or duplicate copy never polls a vendor early (and never starts a
+ * second chain of polls); and the sweeper, while jobs wait in a queue backlog, leaves requests that are merely
+ * waiting in it alone instead of adding copies behind them. Real service, real SQLite, the scripted plugin.
+ */
+import { expect } from 'chai';
+import { pino } from 'pino';
+import { Sweeper } from '../../src/kernel/lifecycle/index.js';
+import { MemoryQueue, type Job } from '../../src/kernel/queue/index.js';
+import { withFixtures } from '../support/fixtures.js';
+import { paidRequestRow } from '../support/request-rows.js';
+import { startTestService, type TestService } from '../support/test-service.js';
+
+describe('poll jobs and the sweeper', () => {
+  let service: TestService;
+  before(async () => {
+    service = await startTestService(withFixtures);
+    // The test's own sweeper does the sweeping here; the service's would republish the rows below first.
+    await service.service.gateway.sweeper.stop();
+  });
+  after(async () => service.stop());
+
+  /** A paid request row in the given state, as a worker or the API would have left it. */
+  async function requestRow(fields: Record<string, unknown>): Promise<string> {
+    return paidRequestRow(service, await service.createKey({ credits: 10 }), fields, { createdAtMs: Date.now() - 60_000 });
+  }
+
+  /** A request waiting for its 4th poll (poll_count 3) of a task that answers `done` the first time it is asked. */
+  function waitingForPoll(taskId: string, nextCheckAtMs: number): Record<string, unknown> {
+    return {
+      status: 'processing',
+      provider: 'scripted',
+      task: JSON.stringify({ taskId, state: { polls_left: 0, script: {}, message: 'polled' } }),
+      output: JSON.stringify({ task_id: taskId, status: 'processing', provider: 'scripted', model: 'echo-v1' }),
+      poll_count: 3,
+      next_check_at_ms: nextCheckAtMs,
+      started_at_ms: Date.now() - 50_000,
+      attempts: 1,
+    };
+  }
+
+  it('claims a poll only with the job scheduled for it: a stale poll or a start copy asks the vendor nothing', async () => {
+    const { worker, requests } = service.service.gateway;
+    const id = await requestRow(waitingForPoll('scripted_pinned', Date.now() + 60_000));
+    const before = await requests.get(id);
+
+    // A copy of the previous poll's job (redelivered after that poll was done), and a start job (the sweeper's
+    // copy from while the request was queued): had either claimed, the vendor's `done` would have finished it.
+    await worker.handle({ requestId: id, poll: 2 });
+    await worker.handle({ requestId: id });
+    expect(await requests.get(id)).to.deep.equal(before);
+
+    await worker.handle({ requestId: id, poll: 3 });
+    const after = await requests.get(id);
+    expect([after!.status, after!.output]).to.deep.equal(['succeeded', { status: 'succeeded', echo: 'polled', task_id: 'scripted_task', provider: 'scripted' }]);
+  });
+
+  it('leaves requests that may be waiting in a queue backlog alone, and repairs what cannot be: long overdue, dead workers', async () => {
+    const { requests, clock } = service.service.gateway;
+    const now = Date.now();
+    const settings = { lease_ms: 30_000, max_attempts: 3, sweep_interval_ms: 5_000, requeue_after_ms: 1_000, retry_after_ms: 1_000 };
+    const dueLately = await requestRow({ next_check_at_ms: now - 5_000 });
+    const dueLongAgo = await requestRow({ next_check_at_ms: now - 20_000 });
+    const pollDueLongAgo = await requestRow(waitingForPoll('scripted_overdue', now - 20_000));
+    const deadWorker = await requestRow({ status: 'processing', lease_owner: 'dead-worker', lease_expires_at_ms: now - 1, attempts: 1, next_check_at_ms: null });
+
+    const sent = async (queue: MemoryQueue): Promise<Job[]> => {
+      const jobs: Job[] = [];
+      await queue.consume(async (job) => void jobs.push(job), { concurrency: 8 });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return jobs.filter((job) => job.requestId !== 'req_in_the_backlog').sort((a, b) => a.requestId.localeCompare(b.requestId));
+    };
+    const byId = (jobs: Job[]) => jobs.map((job) => [job.requestId, job.poll]);
+
+    // One job waits for a worker: 5 s overdue is within the backlog grace (8 x requeue_after_ms), 20 s is not.
+    const backlogged = new MemoryQueue();
+    await backlogged.publish({ requestId: 'req_in_the_backlog' });
+    const sweeper = (queue: MemoryQueue) => new Sweeper({ requests, queue, clock, settings, log: pino({ level: 'silent' }) });
+    expect(await sweeper(backlogged).sweep()).to.equal(3);
+    expect(byId(await sent(backlogged))).to.deep.equal(
+      byId([{ requestId: dueLongAgo }, { requestId: pollDueLongAgo, poll: 3 }, { requestId: deadWorker }].sort((a, b) => a.requestId.localeCompare(b.requestId))),
+    );
+
+    // No backlog: the ordinary grace (requeue_after_ms). The two sent above were postponed by that pass.
+    const idle = new MemoryQueue();
+    expect(await sweeper(idle).sweep()).to.equal(2);
+    expect(byId(await sent(idle))).to.deep.equal(byId([{ requestId: dueLately }, { requestId: deadWorker }].sort((a, b) => a.requestId.localeCompare(b.requestId))));
+  });
+});
