@@ -140,7 +140,7 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
   const queue =
     options.queue ??
     (settings.queue.url
-      ? new RabbitMqQueue({ url: settings.queue.url, prefix: settings.queue.prefix, deliveryLimit: settings.queue.delivery_limit, publishTimeoutMs: settings.queue.publish_timeout_ms, onDeadLetter, log, connectionName: `mediagate ${hostname()}:${process.pid}`, onPublish })
+      ? new RabbitMqQueue({ url: settings.queue.url, prefix: settings.queue.prefix, deliveryLimit: settings.queue.delivery_limit, publishTimeoutMs: settings.queue.publish_timeout_ms, holdPollsUpToMs: settings.queue.hold_polls_up_to_ms, onDeadLetter, log, connectionName: `mediagate ${hostname()}:${process.pid}`, onPublish })
       : new MemoryQueue(onHandlerError, { redeliveryDelayMs: 200, deliveryLimit: settings.queue.delivery_limit, onDeadLetter }, onPublish));
   if (queue instanceof RabbitMqQueue) await queue.connect();
   // Change notices go from whoever changes a request to every process holding clients that wait on it: a function

@@ -27,7 +27,7 @@ export interface Settings {
   metrics: { port: number; bearer_token: string; refresh_interval_ms: number };
   data_dir: string;
   database: { url: string; pool_max: number };
-  queue: { url: string; prefix: string; delivery_limit: number; publish_timeout_ms: number };
+  queue: { url: string; prefix: string; delivery_limit: number; publish_timeout_ms: number; hold_polls_up_to_ms: number };
   blobs: { url: string; s3_endpoint: string; s3_region: string };
   worker: LifecycleSettings & { concurrency: number; poll_concurrency: number; health_port: number; shutdown_timeout_ms: number };
   breaker: BreakerSettings;
@@ -144,12 +144,13 @@ export const settingsSchema = {
     queue: {
       type: 'object',
       additionalProperties: false,
-      required: ['url', 'prefix', 'delivery_limit', 'publish_timeout_ms'],
+      required: ['url', 'prefix', 'delivery_limit', 'publish_timeout_ms', 'hold_polls_up_to_ms'],
       properties: {
         url: { type: 'string', pattern: '^$|^amqps?://' },
         prefix: { type: 'string', pattern: '^[A-Za-z0-9_.-]+$' },
         delivery_limit: positiveInteger,
         publish_timeout_ms: positiveInteger,
+        hold_polls_up_to_ms: { type: 'integer', minimum: 0 },
       },
     },
     blobs: {

@@ -26,6 +26,7 @@ const environmentOverrides: [string, string, 'string' | 'integer' | 'list'][] = 
   ['MEDIAGATE_AMQP_URL', 'queue.url', 'string'],
   ['MEDIAGATE_AMQP_PREFIX', 'queue.prefix', 'string'],
   ['MEDIAGATE_AMQP_PUBLISH_TIMEOUT_MS', 'queue.publish_timeout_ms', 'integer'],
+  ['MEDIAGATE_AMQP_HOLD_POLLS_UP_TO_MS', 'queue.hold_polls_up_to_ms', 'integer'],
   ['MEDIAGATE_BLOB_URL', 'blobs.url', 'string'],
   ['MEDIAGATE_S3_ENDPOINT', 'blobs.s3_endpoint', 'string'],
   ['MEDIAGATE_WORKER_HEALTH_PORT', 'worker.health_port', 'integer'],

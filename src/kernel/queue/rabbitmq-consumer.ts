@@ -4,12 +4,14 @@
  * back and polls, which mostly wait on a vendor, can be many. A job is acked only after its handler resolved, and
  * nacked back to its queue (after a growing pause) when it threw. The quorum queues count deliveries and dead-letter
  * a job past the delivery limit to the DLQ, whose consumer calls `onDeadLetter` so the kernel can fail and refund the
- * request. A job out of the delay levels with delay still to go is sent through them again.
+ * request. A job out of the delay levels with delay still to go is sent through them again. Delayed polls this
+ * worker schedules for itself may be kept in its own timers and run in the poll lane (held-polls.ts).
  */
 import type { Channel, ConsumeMessage } from 'amqplib';
 import type { Logger } from 'pino';
 import { bounded } from './deadline.js';
 import { tracing } from '../observability/tracing.js';
+import { HeldPolls } from './held-polls.js';
 import { withTraceparent, type Job, type JobHandler } from './queue-port.js';
 import type { RabbitMqConnection } from './rabbitmq-connection.js';
 import { remainingHeader, traceparentHeader, type RabbitMqPublisher } from './rabbitmq-publisher.js';
@@ -40,6 +42,8 @@ export interface RabbitMqConsumerOptions {
   publisher: RabbitMqPublisher;
   topology: RabbitMqTopology;
   redeliveryDelayMs: number;
+  /** Delayed polls up to this long are kept in this process's timers while it consumes (0: never). */
+  holdPollsUpToMs: number;
   onDeadLetter?: (requestId: string) => Promise<void>;
   log: Logger;
 }
@@ -53,6 +57,9 @@ export class RabbitMqConsumer {
   private idleWaiters: (() => void)[] = [];
   /** Pending redelivery pauses; `close()` cuts them short. */
   private pauses = new Set<() => void>();
+  private readonly heldPolls = new HeldPolls((job) => void this.runHeld(job));
+  /** Held polls that are due and wait for a slot of the poll lane, by their place in its waiters. */
+  private readonly heldWaiting = new Map<(granted: boolean) => void, Job>();
 
   constructor(private readonly options: RabbitMqConsumerOptions) {
     this.connection = options.connection;
@@ -62,6 +69,35 @@ export class RabbitMqConsumer {
   /** Whether `consume()` was called (and not undone by a failed first connect). */
   wanted(): boolean {
     return this.consumer !== undefined;
+  }
+
+  /** Whether `job` may be kept in this process's timers: a poll this consumer runs, due soon enough. */
+  mayHold(job: Job, delayMs: number): boolean {
+    if (job.poll === undefined || !(delayMs > 0) || delayMs > this.options.holdPollsUpToMs) return false;
+    return this.consumer !== undefined && !this.connection.closing && this.heldPolls.accepting;
+  }
+
+  /** Keeps `job` (one `mayHold` allowed) and runs it in the poll lane once `delayMs` is over. */
+  hold(job: Job, delayMs: number): void {
+    this.heldPolls.hold(job, delayMs);
+  }
+
+  /**
+   * First step of a graceful stop, while the connection is still open: stops holding polls and hands every held one
+   * (and every due one still waiting for a slot) back to the broker with the delay it still had, so another worker
+   * runs it on time. One that cannot be sent is left to the sweeper (its row says it is due).
+   */
+  async handBackHeldPolls(): Promise<void> {
+    const taken = this.heldPolls.takeAll();
+    const pollLane = this.consumer?.lanes[1];
+    for (const [waiter, job] of this.heldWaiting) {
+      if (pollLane) pollLane.waiters.splice(pollLane.waiters.indexOf(waiter), 1);
+      taken.push({ job, remainingMs: 0 });
+      waiter(false);
+    }
+    if (taken.length === 0) return;
+    this.log.info({ polls: taken.length }, 'handing held polls back to the broker');
+    await Promise.all(taken.map(({ job, remainingMs }) => this.handBack(job, remainingMs)));
   }
 
   async consume(handler: JobHandler, options: { concurrency: number; pollConcurrency?: number }): Promise<void> {
@@ -160,6 +196,41 @@ export class RabbitMqConsumer {
     }
   }
 
+  /**
+   * A held poll that is due: it runs in the poll lane like a delivered one. A failed run goes to the broker after the
+   * redelivery pause, where the queue's delivery limit counts its further attempts.
+   */
+  private async runHeld(job: Job): Promise<void> {
+    const consumer = this.consumer!;
+    const lane = consumer.lanes[1];
+    this.settling += 1;
+    let failed = false;
+    try {
+      // Not granted: handed back by handBackHeldPolls(), or the queue is closing (then the sweeper sends it).
+      if (!(await this.takeSlot(lane, job))) return;
+      try {
+        await consumer.handler(job);
+      } catch (error) {
+        this.log.warn({ err: error, requestId: job.requestId }, 'held poll failed; handing it to the broker');
+        failed = true;
+      } finally {
+        this.releaseSlot(lane);
+      }
+      if (failed) await this.handBack(job, this.options.redeliveryDelayMs);
+    } finally {
+      this.settling -= 1;
+      this.notifyIdle();
+    }
+  }
+
+  private async handBack(job: Job, delayMs: number): Promise<void> {
+    try {
+      await this.options.publisher.publish(job, { delayMs });
+    } catch (error) {
+      this.log.warn({ err: error, requestId: job.requestId }, 'could not hand a held poll to the broker; the sweeper will send it');
+    }
+  }
+
   /** A job out of the delay levels with more delay to go goes through them again; then this copy is acked. */
   private async continueWait(channel: Channel, job: Job, remainingMs: number, message: ConsumeMessage): Promise<void> {
     this.settling += 1;
@@ -196,13 +267,21 @@ export class RabbitMqConsumer {
     }
   }
 
-  private takeSlot(lane: Lane): Promise<boolean> {
+  /** `held`: the held poll asking, remembered while it waits so that a graceful stop can hand it back. */
+  private takeSlot(lane: Lane, held?: Job): Promise<boolean> {
     if (this.connection.closing) return Promise.resolve(false);
     if (lane.running < lane.concurrency && lane.waiters.length === 0) {
       lane.running += 1;
       return Promise.resolve(true);
     }
-    return new Promise((resolve) => lane.waiters.push(resolve));
+    return new Promise((resolve) => {
+      const waiter = (granted: boolean): void => {
+        this.heldWaiting.delete(waiter);
+        resolve(granted);
+      };
+      if (held) this.heldWaiting.set(waiter, held);
+      lane.waiters.push(waiter);
+    });
   }
 
   private releaseSlot(lane: Lane): void {

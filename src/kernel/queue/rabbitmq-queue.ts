@@ -17,7 +17,8 @@
 import { hostname } from 'node:os';
 import amqp from 'amqplib';
 import { pino, type Logger } from 'pino';
-import type { Job, JobHandler, JobQueue, PublishObserver } from './queue-port.js';
+import { jobPublishSpan, spanNames, tracing } from '../observability/tracing.js';
+import { withTraceparent, type Job, type JobHandler, type JobQueue, type PublishObserver } from './queue-port.js';
 import { RabbitMqConnection } from './rabbitmq-connection.js';
 import { RabbitMqConsumer } from './rabbitmq-consumer.js';
 import { RabbitMqPublisher } from './rabbitmq-publisher.js';
@@ -51,6 +52,11 @@ export interface RabbitMqQueueOptions {
    * outage of the store does not use up the delivery limit within milliseconds. Default 1 s.
    */
   redeliveryDelayMs?: number;
+  /**
+   * While this process consumes, a poll published with a delay up to this long is kept in its own timers and run
+   * here, not sent through the delay levels (held-polls.ts); 0 (the default) sends every job through the broker.
+   */
+  holdPollsUpToMs?: number;
   /** Called (by processes that consume) for each job that exhausted its deliveries; acked once it resolves. */
   onDeadLetter?: (requestId: string) => Promise<void>;
   /** Shown in the management UI and `rabbitmqctl list_connections`. */
@@ -104,6 +110,7 @@ export class RabbitMqQueue implements JobQueue {
       publisher: this.publisher,
       topology: this.topology,
       redeliveryDelayMs,
+      holdPollsUpToMs: options.holdPollsUpToMs ?? 0,
       onDeadLetter: options.onDeadLetter,
       log: this.log,
     });
@@ -134,6 +141,11 @@ export class RabbitMqQueue implements JobQueue {
   }
 
   publish(job: Job, options: { delayMs?: number } = {}): Promise<void> {
+    const delayMs = options.delayMs ?? 0;
+    if (this.consumer.mayHold(job, delayMs)) {
+      // Held in this process (not a publish to the broker, so not observed as one); traced like an in-process queue's.
+      return tracing.inSpan(spanNames.publish, jobPublishSpan(job, delayMs, 'mediagate-memory'), async (span) => this.consumer.hold(withTraceparent(job, span.traceparent), delayMs));
+    }
     const published = this.publisher.publish(job, options);
     const observe = this.options.onPublish;
     if (observe) published.then(() => observe('confirmed'), () => observe('failed'));
@@ -190,6 +202,8 @@ export class RabbitMqQueue implements JobQueue {
   }
 
   private async shutDown(): Promise<void> {
+    // Before the connection starts closing: the held polls still go out through it.
+    await this.consumer.handBackHeldPolls();
     const session = this.connection.beginClose();
     await this.consumer.drain(session);
     await this.connection.finishClose(session);

@@ -108,6 +108,79 @@ describe('RabbitMqQueue', function () {
       expect(await queue.waiting()).to.equal(0);
     });
 
+    describe('held polls (holdPollsUpToMs)', () => {
+      const waitQueues = (queue: RabbitMqQueue) => queue.topology.delayLevels.flatMap((level) => level.waits.map((wait) => wait.queue));
+
+      it('keeps a delayed poll in the consuming process and runs it there when due, sending nothing to the broker', async function () {
+        const outcomes: string[] = [];
+        const queue = make({ holdPollsUpToMs: 2_000, onPublish: (outcome) => outcomes.push(outcome) });
+        const received: { job: unknown; atMs: number }[] = [];
+        await queue.consume(async (job) => void received.push({ job, atMs: Date.now() }), { concurrency: 1, pollConcurrency: 2 });
+        const publishedAt = Date.now();
+        await queue.publish({ requestId: 'req_held', poll: 3 }, { delayMs: 600 });
+        // Nothing waits in the broker while the poll is held.
+        const parked = await messageCounts([...waitQueues(queue), queue.topology.pollQueue]);
+        expect(Object.values(parked).reduce((sum, count) => sum + count, 0)).to.equal(0);
+
+        await waitFor(() => received.length === 1, 5_000, 'the held poll');
+        expect(received[0].job).to.deep.equal({ requestId: 'req_held', poll: 3 });
+        expect(received[0].atMs - publishedAt).to.be.within(600 - 5, 600 + 500);
+        expect(outcomes).to.deep.equal([]);
+      });
+
+      it('sends starts, polls due later than the limit and polls of a process that does not consume through the broker', async function () {
+        const outcomes: string[] = [];
+        const consuming = make({ holdPollsUpToMs: 500, onPublish: (outcome) => outcomes.push(outcome) });
+        const received: unknown[] = [];
+        await consuming.consume(async (job) => void received.push(job), { concurrency: 1, pollConcurrency: 1 });
+        await consuming.publish({ requestId: 'req_start_later' }, { delayMs: 200 });
+        await consuming.publish({ requestId: 'req_poll_far', poll: 1 }, { delayMs: 800 });
+        await consuming.publish({ requestId: 'req_poll_now', poll: 2 });
+        expect(outcomes).to.deep.equal(['confirmed', 'confirmed', 'confirmed']);
+        await waitFor(() => received.length === 3, 5_000, 'the three jobs through the broker');
+
+        const publishing = make({ holdPollsUpToMs: 500 });
+        await publishing.publish({ requestId: 'req_not_consuming', poll: 0 }, { delayMs: 100 });
+        const parked = await messageCounts(waitQueues(publishing));
+        expect(Object.values(parked).reduce((sum, count) => sum + count, 0)).to.equal(1);
+      });
+
+      it('hands held polls back to the broker on close, with the delay they still had, for another worker to run', async function () {
+        const prefix = uniquePrefix();
+        const stopping = make({ prefix, holdPollsUpToMs: 5_000 });
+        await stopping.consume(async () => {
+          throw new Error('this worker never runs it');
+        }, { concurrency: 1, pollConcurrency: 1 });
+        const publishedAt = Date.now();
+        await stopping.publish({ requestId: 'req_handed_back', poll: 7 }, { delayMs: 1_500 });
+        await stopping.close();
+
+        const received: { job: unknown; atMs: number }[] = [];
+        const taking = make({ prefix, holdPollsUpToMs: 5_000 });
+        await taking.consume(async (job) => void received.push({ job, atMs: Date.now() }), { concurrency: 1, pollConcurrency: 1 });
+        await waitFor(() => received.length === 1, 8_000, 'the handed-back poll');
+        expect(received[0].job).to.deep.equal({ requestId: 'req_handed_back', poll: 7 });
+        // Never early; late by at most the countdown's rounding and the hops.
+        expect(received[0].atMs - publishedAt).to.be.within(1_500 - 5, 1_500 + 1_000);
+      });
+
+      it('hands a held poll that failed to the broker, whose delivery limit then counts it', async function () {
+        const deadLetters: string[] = [];
+        const queue = make({ holdPollsUpToMs: 2_000, deliveryLimit: 1, onDeadLetter: async (requestId) => void deadLetters.push(requestId) });
+        let attempts = 0;
+        await queue.consume(async () => {
+          attempts += 1;
+          throw new Error('vendor answer unreadable');
+        }, { concurrency: 1, pollConcurrency: 1 });
+        await queue.publish({ requestId: 'req_failing_poll', poll: 1 }, { delayMs: 100 });
+
+        await waitFor(() => deadLetters.length === 1, 10_000, 'the failing poll to be dead-lettered');
+        // Once held, then the broker's delivery and its one redelivery.
+        expect(attempts).to.equal(3);
+        expect(deadLetters).to.deep.equal(['req_failing_poll']);
+      });
+    });
+
     it('rejects a publish the broker cannot route instead of losing it silently', async function () {
       const queue = make();
       await queue.connect();
