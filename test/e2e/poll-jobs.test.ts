@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { Sweeper } from '../../src/kernel/lifecycle/index.js';
-import { MemoryQueue, type Job } from '../../src/kernel/queue/index.js';
+import { MemoryQueue, type Job, type JobQueue } from '../../src/kernel/queue/index.js';
 import { withFixtures } from '../support/fixtures.js';
 import { paidRequestRow } from '../support/request-rows.js';
 import { startTestService, type TestService } from '../support/test-service.js';
@@ -85,5 +85,41 @@ describe('poll jobs and the sweeper', () => {
     const idle = new MemoryQueue();
     expect(await sweeper(idle).sweep()).to.equal(2);
     expect(byId(await sent(idle))).to.deep.equal(byId([{ requestId: dueLately }, { requestId: deadWorker }].sort((a, b) => a.requestId.localeCompare(b.requestId))));
+  });
+
+  it('adopts at start-up every poll waiting for its due time, each for that time, where delayed jobs die with their process', async () => {
+    const { requests, clock } = service.service.gateway;
+    const now = Date.now();
+    const settings = { lease_ms: 30_000, max_attempts: 3, sweep_interval_ms: 5_000, requeue_after_ms: 15_000, retry_after_ms: 1_000 };
+    const soon = await requestRow(waitingForPoll('scripted_soon', now + 2_000));
+    const later = await requestRow(waitingForPoll('scripted_later', now + 120_000));
+    const due = await requestRow(waitingForPoll('scripted_due', now - 1_000));
+    const running = await requestRow({ ...waitingForPoll('scripted_running', now + 2_000), lease_owner: 'live-worker', lease_expires_at_ms: now + 30_000 });
+    const ours = new Set([soon, later, due, running]);
+    const recording = () => {
+      const published: { requestId: string; poll?: number; delayMs: number }[] = [];
+      const queue: JobQueue = {
+        publish: async (job, options) => void (ours.has(job.requestId) && published.push({ requestId: job.requestId, poll: job.poll, delayMs: options?.delayMs ?? 0 })),
+        consume: async () => {},
+        close: async () => {},
+      };
+      return { queue, published };
+    };
+    const startUp = (queue: JobQueue, adoptWaitingPolls: boolean) => new Sweeper({ requests, queue, clock, settings, log: pino({ level: 'silent' }), adoptWaitingPolls }).startUp();
+
+    // A queue that keeps delayed jobs (RabbitMQ's delay levels): only what is due is sent, and postponed by the pass.
+    const keeping = recording();
+    await startUp(keeping.queue, false);
+    expect(keeping.published).to.deep.equal([{ requestId: due, poll: 3, delayMs: 0 }]);
+
+    // One that loses them with its process: every waiting poll, in due order, for its own due time; never one a
+    // worker holds (its lease), and the one postponed above for its new due time.
+    const losing = recording();
+    await startUp(losing.queue, true);
+    expect(losing.published.map((job) => [job.requestId, job.poll])).to.deep.equal([[soon, 3], [due, 3], [later, 3]]);
+    const [soonDelay, dueDelay, laterDelay] = losing.published.map((job) => job.delayMs);
+    expect(soonDelay).to.be.within(1_000, 2_000);
+    expect(dueDelay).to.be.within(14_000, 15_000);
+    expect(laterDelay).to.be.within(119_000, 120_000);
   });
 });

@@ -5,34 +5,59 @@
  * make the extra jobs harmless. At start-up it runs at once with no grace: nothing is queued yet.
  * It is also the outbox relay: a create whose publish failed (broker down) is answered anyway, and its
  * `queued` row is sent by the first pass after the broker is back.
+ *
+ * Where delayed jobs die with their process (the in-process queue, and a RabbitMQ worker holding its own polls,
+ * queue/held-polls.ts), a starting worker also adopts every vendor poll that waits for its due time: it schedules each
+ * for that time, so the polls of a worker that died are not late by the sweeper's grace. A poll still held by a live
+ * worker is then scheduled twice; its claim is pinned to the poll number, so only one of the two runs it.
  */
 import type { Logger } from 'pino';
 import type { GatewayMetrics } from '../observability/metrics.js';
 import { spanNames, traceAttributes, tracing } from '../observability/tracing.js';
-import type { Job, JobQueue } from '../queue/index.js';
+import { withTraceparent, type Job, type JobQueue } from '../queue/index.js';
 import type { RequestRecord, RequestStore } from '../store/index.js';
 import type { LifecycleSettings } from './lifecycle-settings.js';
 
 /** How many times `requeue_after_ms` a due request may wait in a queue backlog before it is sent again. */
 const backlogGraceFactor = 8;
+/** Requests one pass republishes at most, and waiting polls read per page at start-up. */
+const passLimit = 500;
 
 export class Sweeper {
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<number> | undefined;
+  private running: Promise<string[]> | undefined;
+  private startingUp: Promise<number> | undefined;
 
   constructor(
-    private readonly deps: { requests: RequestStore; queue: JobQueue; clock: { now(): number }; settings: LifecycleSettings; log: Logger; metrics?: GatewayMetrics },
+    private readonly deps: {
+      requests: RequestStore;
+      queue: JobQueue;
+      clock: { now(): number };
+      settings: LifecycleSettings;
+      log: Logger;
+      metrics?: GatewayMetrics;
+      /** The queue loses delayed jobs with this process: adopt waiting polls at start (see above). */
+      adoptWaitingPolls?: boolean;
+    },
   ) {}
 
   /** One pass; returns how many requests were republished. */
   async sweep(graceMs = this.deps.settings.requeue_after_ms): Promise<number> {
+    return (await this.sweepIds(graceMs)).length;
+  }
+
+  /** One pass; returns the ids of the requests it republished. */
+  private sweepIds(graceMs: number): Promise<string[]> {
     if (this.running) return this.running;
     this.running = this.pass(graceMs).finally(() => (this.running = undefined));
     return this.running;
   }
 
   start(): void {
-    void this.sweep(0).catch((error) => this.deps.log.error({ err: error }, 'start-up sweep failed'));
+    this.startingUp = this.startUp().catch((error) => {
+      this.deps.log.error({ err: error }, 'start-up sweep failed');
+      return 0;
+    });
     this.timer = setInterval(() => {
       void this.sweep().catch((error) => this.deps.log.error({ err: error }, 'sweep failed'));
     }, this.deps.settings.sweep_interval_ms);
@@ -41,12 +66,52 @@ export class Sweeper {
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    await this.startingUp;
     await this.running;
   }
 
-  private async pass(graceMs: number): Promise<number> {
+  /**
+   * Everything due, with no grace and pass after pass until none is left (nothing is queued yet), then the waiting
+   * polls when this process adopts them. Returns how many jobs it sent or scheduled.
+   */
+  async startUp(): Promise<number> {
+    // Polls due from here on are adopted; one due before the first pass runs may be both sent and adopted (harmless).
+    const startedAtMs = this.deps.clock.now();
+    // A request whose lease ran out stays due until a worker claims it, so a full pass may find the same ones again:
+    // the passes stop once one sends nothing new.
+    const sent = new Set<string>();
+    for (;;) {
+      const republished = await this.sweepIds(0);
+      const before = sent.size;
+      for (const id of republished) sent.add(id);
+      if (republished.length < passLimit || sent.size === before) break;
+    }
+    return sent.size + (this.deps.adoptWaitingPolls ? await this.adoptWaitingPolls(startedAtMs) : 0);
+  }
+
+  /** Schedules every vendor poll that waits for its due time for that time, in pages (see the top of this file). */
+  private async adoptWaitingPolls(fromMs: number): Promise<number> {
+    const { requests, queue, clock, log } = this.deps;
+    let after = { dueAtMs: fromMs, id: '' };
+    let adopted = 0;
+    for (;;) {
+      const page = await requests.findWaitingPolls(after, passLimit);
+      for (const poll of page) {
+        const job = withTraceparent({ requestId: poll.id, poll: poll.pollCount }, poll.traceContext ?? undefined);
+        await queue.publish(job, { delayMs: Math.max(0, poll.dueAtMs - clock.now()) });
+        adopted += 1;
+      }
+      if (page.length < passLimit) break;
+      const last = page.at(-1)!;
+      after = { dueAtMs: last.dueAtMs, id: last.id };
+    }
+    if (adopted > 0) log.info({ adopted }, 'scheduled the vendor polls waiting in the store');
+    return adopted;
+  }
+
+  private async pass(graceMs: number): Promise<string[]> {
     const { requests, queue, clock, settings, log } = this.deps;
-    let republished = 0;
+    const republished: string[] = [];
     const now = clock.now();
     // While jobs wait in the queue for a worker, a request due a little while ago is most likely one of them: sending
     // it again would only lengthen the wait of every job behind it, and the copies compound (up to 500 a pass; in the
@@ -55,22 +120,22 @@ export class Sweeper {
     const backlog = await queue.waiting?.().catch(() => undefined);
     const grace = backlog ? Math.max(graceMs, settings.requeue_after_ms * backlogGraceFactor) : graceMs;
     // Bounded per pass; a backlog larger than this drains over the next passes.
-    const due = await requests.findNeedingAttention(now, grace, 500);
+    const due = await requests.findNeedingAttention(now, grace, passLimit);
     for (const request of due) {
       try {
         // Under the create's stored context: the repair shows in the request's trace, and the job it sends runs there.
         await tracing.inSpan(spanNames.republish, { parent: request.traceContext, attributes: { [traceAttributes.requestId]: request.id } }, () => queue.publish(jobFor(request)));
       } catch (error) {
         // The broker is down: the rest would fail alike. The rows stay due, so a later pass sends them.
-        log.warn({ err: error, waiting: due.length - republished }, 'sweeper could not publish; the requests wait for the broker');
+        log.warn({ err: error, waiting: due.length - republished.length }, 'sweeper could not publish; the requests wait for the broker');
         break;
       }
       if (!request.leaseOwner) await requests.postponeCheck(request.id, request.nextCheckAtMs, now + settings.requeue_after_ms);
       // A request still naming a lease holder is one whose worker died (its lease ran out): the next claim takes it over.
       this.deps.metrics?.sweeperRepaired(request.leaseOwner ? 'released_lease' : 'republished', 1);
-      republished += 1;
+      republished.push(request.id);
     }
-    if (republished > 0) log.info({ republished }, 'sweeper republished unattended requests');
+    if (republished.length > 0) log.info({ republished: republished.length }, 'sweeper republished unattended requests');
     return republished;
   }
 }

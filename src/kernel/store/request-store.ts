@@ -50,6 +50,14 @@ export interface NewRequest {
 /** Either the database or an open transaction on it. */
 export type Executor = SqlExecutor;
 
+/** A vendor poll waiting for its due time (RequestStore.findWaitingPolls). */
+export interface WaitingPoll {
+  id: string;
+  pollCount: number;
+  dueAtMs: number;
+  traceContext: string | null;
+}
+
 export class RequestStore {
   constructor(private readonly db: SqlDatabase) {}
 
@@ -257,6 +265,23 @@ export class RequestStore {
       [nowMs - graceMs, nowMs],
     );
     return rows.map(toRequestRecord);
+  }
+
+  /**
+   * Vendor polls waiting for their due time and held by nobody, due after `afterMs` (or at it, past `afterId`): a page
+   * in due-time order, for a starting worker to schedule (Sweeper.adoptWaitingPolls). Reads the (status,
+   * next_check_at_ms) index.
+   */
+  async findWaitingPolls(after: { dueAtMs: number; id: string }, limit: number): Promise<WaitingPoll[]> {
+    const rows = await this.db.all(
+      `SELECT id, poll_count, next_check_at_ms, trace_context FROM requests
+        WHERE status = 'processing' AND task IS NOT NULL AND lease_owner IS NULL
+          AND (next_check_at_ms > ? OR (next_check_at_ms = ? AND id > ?))
+        ORDER BY next_check_at_ms, id
+        LIMIT ${Math.max(1, Math.floor(limit))}`,
+      [after.dueAtMs, after.dueAtMs, after.id],
+    );
+    return rows.map((row) => ({ id: row.id as string, pollCount: Number(row.poll_count), dueAtMs: Number(row.next_check_at_ms), traceContext: (row.trace_context as string | null) ?? null }));
   }
 
   /**
