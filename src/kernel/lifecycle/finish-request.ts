@@ -115,14 +115,19 @@ export class RequestFinisher {
   }
 
   /**
-   * A job that exhausted its deliveries (the broker dead-lettered it): fail its request and refund it, unless
-   * a live worker still holds it (that worker will finish it). Claiming first keeps this exactly-once too.
+   * A job that exhausted its deliveries (the broker dead-lettered it): fail its request and refund it. Claiming first
+   * keeps this exactly-once too. A request that finished meanwhile is left as it is (false). One a live worker holds
+   * right now (a start under way, or a poll of its chain) throws: the dead letter is tried again after a pause, so
+   * whether the request fails does not hang on the instant the dead letter arrived.
    */
   async failAbandoned(requestId: string, message: string, leaseMs: number): Promise<boolean> {
     const owner = 'dead-letter';
     const now = this.deps.clock.now();
     const claimed = (await this.deps.requests.claim(requestId, owner, now, leaseMs, 'start')) ?? (await this.deps.requests.claim(requestId, owner, now, leaseMs, 'poll'));
-    return claimed ? this.fail(claimed, owner, message) : false;
+    if (claimed) return this.fail(claimed, owner, message);
+    const current = await this.deps.requests.get(requestId);
+    if (current && (current.status === 'queued' || current.status === 'processing')) throw new Error(`request ${requestId} is held by a worker right now; its dead letter is tried again later`);
+    return false;
   }
 
   /**

@@ -7,9 +7,10 @@
  * `queued` row is sent by the first pass after the broker is back.
  *
  * Where delayed jobs die with their process (the in-process queue, and a RabbitMQ worker holding its own polls,
- * queue/held-polls.ts), a starting worker also adopts every vendor poll that waits for its due time: it schedules each
- * for that time, so the polls of a worker that died are not late by the sweeper's grace. A poll still held by a live
- * worker is then scheduled twice; its claim is pinned to the poll number, so only one of the two runs it.
+ * queue/held-polls.ts), a starting worker first adopts every vendor poll that waits in the store, due or not: it
+ * schedules each in its own queue for its due time (at once if due), so the polls of a worker that died are neither
+ * late by the sweeper's grace nor sent one by one through the broker. A poll still held by a live worker is then
+ * scheduled twice; its claim is pinned to the poll number, so only one of the two runs it.
  */
 import type { Logger } from 'pino';
 import type { GatewayMetrics } from '../observability/metrics.js';
@@ -22,6 +23,8 @@ import type { LifecycleSettings } from './lifecycle-settings.js';
 const backlogGraceFactor = 8;
 /** Requests one pass republishes at most, and waiting polls read per page at start-up. */
 const passLimit = 500;
+/** Republishes a pass sends at once: confirms and postponing writes overlap instead of queuing one behind another. */
+const passParallel = 32;
 
 export class Sweeper {
   private timer: NodeJS.Timeout | undefined;
@@ -47,9 +50,9 @@ export class Sweeper {
   }
 
   /** One pass; returns the ids of the requests it republished. */
-  private sweepIds(graceMs: number): Promise<string[]> {
+  private sweepIds(graceMs: number, options: PassOptions = {}): Promise<string[]> {
     if (this.running) return this.running;
-    this.running = this.pass(graceMs).finally(() => (this.running = undefined));
+    this.running = this.pass(graceMs, options).finally(() => (this.running = undefined));
     return this.running;
   }
 
@@ -71,34 +74,35 @@ export class Sweeper {
   }
 
   /**
-   * Everything due, with no grace and pass after pass until none is left (nothing is queued yet), then the waiting
-   * polls when this process adopts them. Returns how many jobs it sent or scheduled.
+   * At start-up: the waiting polls when this process adopts them, then everything else due, with no grace and pass
+   * after pass until none is left (nothing is queued yet). Returns how many jobs it sent or scheduled.
    */
   async startUp(): Promise<number> {
-    // Polls due from here on are adopted; one due before the first pass runs may be both sent and adopted (harmless).
-    const startedAtMs = this.deps.clock.now();
+    const adopting = this.deps.adoptWaitingPolls === true;
+    const adopted = adopting ? await this.adoptWaitingPolls() : 0;
     // A request whose lease ran out stays due until a worker claims it, so a full pass may find the same ones again:
     // the passes stop once one sends nothing new.
     const sent = new Set<string>();
     for (;;) {
-      const republished = await this.sweepIds(0);
+      const republished = await this.sweepIds(0, { skipWaitingPolls: adopting });
       const before = sent.size;
       for (const id of republished) sent.add(id);
       if (republished.length < passLimit || sent.size === before) break;
     }
-    return sent.size + (this.deps.adoptWaitingPolls ? await this.adoptWaitingPolls(startedAtMs) : 0);
+    return adopted + sent.size;
   }
 
-  /** Schedules every vendor poll that waits for its due time for that time, in pages (see the top of this file). */
-  private async adoptWaitingPolls(fromMs: number): Promise<number> {
+  /** Schedules every vendor poll that waits in the store for its due time, in pages (see the top of this file). */
+  private async adoptWaitingPolls(): Promise<number> {
     const { requests, queue, clock, log } = this.deps;
-    let after = { dueAtMs: fromMs, id: '' };
+    let after = { dueAtMs: Number.MIN_SAFE_INTEGER, id: '' };
     let adopted = 0;
     for (;;) {
       const page = await requests.findWaitingPolls(after, passLimit);
       for (const poll of page) {
         const job = withTraceparent({ requestId: poll.id, poll: poll.pollCount }, poll.traceContext ?? undefined);
-        await queue.publish(job, { delayMs: Math.max(0, poll.dueAtMs - clock.now()) });
+        // At least 1 ms: a due poll is then kept by a queue that holds polls, not sent through the broker.
+        await queue.publish(job, { delayMs: Math.max(1, poll.dueAtMs - clock.now()) });
         adopted += 1;
       }
       if (page.length < passLimit) break;
@@ -109,7 +113,7 @@ export class Sweeper {
     return adopted;
   }
 
-  private async pass(graceMs: number): Promise<string[]> {
+  private async pass(graceMs: number, { skipWaitingPolls = false }: PassOptions): Promise<string[]> {
     const { requests, queue, clock, settings, log } = this.deps;
     const republished: string[] = [];
     const now = clock.now();
@@ -120,24 +124,32 @@ export class Sweeper {
     const backlog = await queue.waiting?.().catch(() => undefined);
     const grace = backlog ? Math.max(graceMs, settings.requeue_after_ms * backlogGraceFactor) : graceMs;
     // Bounded per pass; a backlog larger than this drains over the next passes.
-    const due = await requests.findNeedingAttention(now, grace, passLimit);
-    for (const request of due) {
-      try {
-        // Under the create's stored context: the repair shows in the request's trace, and the job it sends runs there.
-        await tracing.inSpan(spanNames.republish, { parent: request.traceContext, attributes: { [traceAttributes.requestId]: request.id } }, () => queue.publish(jobFor(request)));
-      } catch (error) {
-        // The broker is down: the rest would fail alike. The rows stay due, so a later pass sends them.
-        log.warn({ err: error, waiting: due.length - republished.length }, 'sweeper could not publish; the requests wait for the broker');
-        break;
-      }
+    const due = await requests.findNeedingAttention(now, grace, passLimit, { skipWaitingPolls });
+    const republish = async (request: RequestRecord): Promise<void> => {
+      // Under the create's stored context: the repair shows in the request's trace, and the job it sends runs there.
+      await tracing.inSpan(spanNames.republish, { parent: request.traceContext, attributes: { [traceAttributes.requestId]: request.id } }, () => queue.publish(jobFor(request)));
       if (!request.leaseOwner) await requests.postponeCheck(request.id, request.nextCheckAtMs, now + settings.requeue_after_ms);
       // A request still naming a lease holder is one whose worker died (its lease ran out): the next claim takes it over.
       this.deps.metrics?.sweeperRepaired(request.leaseOwner ? 'released_lease' : 'republished', 1);
       republished.push(request.id);
+    };
+    for (let start = 0; start < due.length; start += passParallel) {
+      const outcomes = await Promise.allSettled(due.slice(start, start + passParallel).map(republish));
+      const failure = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+      if (failure) {
+        // The broker (or the store) is down: the rest would fail alike. The rows stay due, so a later pass sends them.
+        log.warn({ err: failure.reason, waiting: due.length - republished.length }, 'sweeper could not republish; the requests wait for the next pass');
+        break;
+      }
     }
     if (republished.length > 0) log.info({ republished: republished.length }, 'sweeper republished unattended requests');
     return republished;
   }
+}
+
+interface PassOptions {
+  /** Leave vendor polls that wait unleased alone: this process adopted them (startUp). */
+  skipWaitingPolls?: boolean;
 }
 
 /** A request with a vendor task gets a job for its current poll (a start job would claim nothing), any other a start. */

@@ -93,6 +93,14 @@ export class MemoryQueue implements JobQueue {
     return this.lanes.work.running + this.lanes.poll.running;
   }
 
+  /** Hands a job past its deliveries to `onDeadLetter`, again after a pause while that fails, as the broker's DLQ consumer does. */
+  private deadLetter(job: Job): void {
+    this.retry.onDeadLetter?.(job.requestId).catch((error) => {
+      this.onHandlerError(error, job);
+      if (!this.closed) setTimeout(() => this.deadLetter(job), this.retry.redeliveryDelayMs).unref();
+    });
+  }
+
   private pump(): void {
     for (const lane of Object.values(this.lanes)) this.pumpLane(lane);
   }
@@ -111,7 +119,7 @@ export class MemoryQueue implements JobQueue {
             if (entry.deliveries < this.retry.deliveryLimit) {
               this.enqueue({ job: entry.job, deliveries: entry.deliveries + 1 }, this.retry.redeliveryDelayMs * 2 ** entry.deliveries);
             } else {
-              this.retry.onDeadLetter?.(entry.job.requestId).catch((deadLetterError) => this.onHandlerError(deadLetterError, entry.job));
+              this.deadLetter(entry.job);
             }
           })
           .finally(() => {

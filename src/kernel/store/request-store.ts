@@ -253,13 +253,14 @@ export class RequestStore {
 
   /**
    * Requests the sweeper must put back on the queue: due for a check and held by nobody, or held by a
-   * worker whose lease ran out. `graceMs` leaves time for the job that is normally on its way.
+   * worker whose lease ran out. `graceMs` leaves time for the job that is normally on its way. `skipWaitingPolls`
+   * leaves out unleased rows with a vendor task (a starting worker that adopted them, Sweeper.startUp).
    */
-  async findNeedingAttention(nowMs: number, graceMs: number, limit: number): Promise<RequestRecord[]> {
+  async findNeedingAttention(nowMs: number, graceMs: number, limit: number, { skipWaitingPolls = false } = {}): Promise<RequestRecord[]> {
     const rows = await this.db.all(
       `SELECT * FROM requests
         WHERE status IN ('queued', 'processing')
-          AND ((lease_owner IS NULL AND next_check_at_ms <= ?) OR (lease_owner IS NOT NULL AND lease_expires_at_ms < ?))
+          AND ((lease_owner IS NULL AND next_check_at_ms <= ?${skipWaitingPolls ? ' AND task IS NULL' : ''}) OR (lease_owner IS NOT NULL AND lease_expires_at_ms < ?))
         ORDER BY created_at_ms
         LIMIT ${Math.max(1, Math.floor(limit))}`,
       [nowMs - graceMs, nowMs],
