@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { DestinationStream, Logger } from 'pino';
 import { ApiKeys, ConsoleSessions, ConsoleSignIn, LoginThrottle, Users } from './accounts/index.js';
+import { RequestLedgers } from './credits/index.js';
 import { openOAuth, type OAuthKernel } from './oauth/index.js';
 import { Workspaces } from './workspaces/index.js';
 import { LocalFolderBlobs, openBlobStore, publishSamples, type BlobStore } from './blobs/index.js';
@@ -39,6 +40,8 @@ export interface Gateway {
   plugins: PluginRegistry;
   requests: RequestStore;
   accounts: AccountStore;
+  /** Requests' ledger entries for their details (`credits`), kept once final. */
+  ledgers: RequestLedgers;
   apiKeys: ApiKeys;
   /** People who sign in to the console, and their memberships of accounts. */
   users: Users;
@@ -228,6 +231,7 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
     plugins,
     requests,
     accounts,
+    ledgers: new RequestLedgers(accounts),
     apiKeys,
     users,
     consoleSessions,

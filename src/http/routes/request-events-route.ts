@@ -70,7 +70,7 @@ export function addRequestEventsRoute(router: Router, gateway: Gateway, shared: 
 
 /** The stream itself: the current state, each later one, until the terminal state, the client leaving, the stream's time limit or shutdown. */
 async function sendEvents(response: ServerResponse, watch: RequestWatch, first: RequestViewRecord, lastEventId: string | undefined, gateway: Gateway, pollHints: PollHints): Promise<void> {
-  const { settings, accounts } = gateway;
+  const { settings, ledgers } = gateway;
   const write = (text: string) => {
     if (!response.destroyed && !response.writableEnded) response.write(text);
   };
@@ -83,7 +83,7 @@ async function sendEvents(response: ServerResponse, watch: RequestWatch, first: 
     for (;;) {
       const tag = requestStateTag(record);
       if (tag !== sent) {
-        const detail = toRequestDetail(record, await accounts.listRequestLedger(record.id), settings.server.public_url, pollHints.forRecord(record));
+        const detail = toRequestDetail(record, await ledgers.of(record), settings.server.public_url, pollHints.forRecord(record));
         write(`id: ${tag}\ndata: ${JSON.stringify(detail)}\n\n`);
         sent = tag;
       }

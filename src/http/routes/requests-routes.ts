@@ -19,7 +19,7 @@ import { closeAfterAnswerAtShutdown, preferredWait, waitOn } from './request-wai
 const isTerminal = (record: RequestViewRecord) => terminalStatuses.has(record.status);
 
 export function addRequestRoutes(router: Router, gateway: Gateway): void {
-  const { apiKeys, creator, requests, settings, accounts, rateLimiter } = gateway;
+  const { apiKeys, creator, requests, settings, accounts, ledgers, rateLimiter } = gateway;
   const publicUrl = settings.server.public_url;
   const pollHints = new PollHints(gateway.registry, gateway.plugins);
   const limitCreates = rateLimit(rateLimiter, 'create', settings.rate_limits.creates_per_minute);
@@ -42,7 +42,7 @@ export function addRequestRoutes(router: Router, gateway: Gateway): void {
         closeAfterAnswerAtShutdown(ctx, gateway.watches);
         if (waited && waited.reached) {
           ctx.status = 200;
-          ctx.body = toRequestDetail(waited.record, await accounts.listRequestLedger(waited.record.id), publicUrl, pollHints.forRecord(waited.record));
+          ctx.body = toRequestDetail(waited.record, await ledgers.of(waited.record), publicUrl, pollHints.forRecord(waited.record));
           return;
         }
       } finally {
@@ -114,7 +114,7 @@ export function addRequestRoutes(router: Router, gateway: Gateway): void {
       }
       // Read after the row: the finish writes the status and its ledger entries in one transaction, so the entries
       // are never behind the status shown.
-      ctx.body = toRequestDetail(record, await accounts.listRequestLedger(record.id), publicUrl, pollHints.forRecord(record));
+      ctx.body = toRequestDetail(record, await ledgers.of(record), publicUrl, pollHints.forRecord(record));
     } finally {
       watch?.close();
     }
@@ -128,7 +128,7 @@ export function addRequestRoutes(router: Router, gateway: Gateway): void {
     if (!record) throw new ApiError('MG_REQUEST_NOT_FOUND', `no request ${ctx.params.requestId} for this API key`);
     await gateway.canceller.cancel(record);
     const cancelled = (await requests.get(record.id))!;
-    ctx.body = toRequestDetail(cancelled, await accounts.listRequestLedger(record.id), publicUrl, pollHints.forRecord(cancelled));
+    ctx.body = toRequestDetail(cancelled, await ledgers.of(cancelled), publicUrl, pollHints.forRecord(cancelled));
   });
 }
 

@@ -41,7 +41,7 @@ export function addCreditsPage(router: Router, gateway: Gateway): void {
 const kindLabels: Record<LedgerEntry['kind'], string> = { grant: 'Grant', debit: 'Request', refund: 'Refund', adjust: 'Adjustment' };
 
 /** The account's ledger, or (`withRequest: false`) one request's entries on its own page. */
-export function ledgerTable(entries: LedgerEntry[], options: { caption: string; withRequest: boolean } = { caption: 'Credit ledger, newest first', withRequest: true }) {
+export function ledgerTable(entries: readonly LedgerEntry[], options: { caption: string; withRequest: boolean } = { caption: 'Credit ledger, newest first', withRequest: true }) {
   return html`<table>
     <caption class="visually-hidden">${options.caption}</caption>
     <thead><tr><th scope="col">When</th><th scope="col">Entry</th>${options.withRequest ? html`<th scope="col">Request</th>` : ''}<th scope="col">Note</th><th scope="col" class="number">Credits</th></tr></thead>

@@ -51,7 +51,7 @@ export function addRequestsPages(router: Router, gateway: Gateway): void {
     const record = await gateway.requests.getForAccount(ctx.params.requestId, member.accountId);
     if (!record || record.createdAtMs < gateway.clock.now() - consoleLogWindowMs) return renderNotFound(ctx, 'request');
     const deliveries = await gateway.webhookStore.forRequest(record.id);
-    const ledger = await gateway.accounts.listRequestLedger(record.id);
+    const ledger = await gateway.ledgers.of(record);
     renderPage(ctx, {
       title: `Request ${record.id}`,
       section: 'requests',

@@ -25,6 +25,6 @@ export const getRequestTool = defineTool({
       const record = await context.gateway.requests.viewForKey(args.id, apiKeyId);
       if (!record) throw new ApiError('MG_REQUEST_NOT_FOUND', `no request ${args.id} for this API key`);
       const { gateway } = context;
-      return toRequestDetail(record, await gateway.accounts.listRequestLedger(record.id), gateway.settings.server.public_url, new PollHints(gateway.registry, gateway.plugins).forRecord(record));
+      return toRequestDetail(record, await gateway.ledgers.of(record), gateway.settings.server.public_url, new PollHints(gateway.registry, gateway.plugins).forRecord(record));
     }),
 });
