@@ -208,9 +208,7 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
   });
   const canceller = new RequestCanceller({ requests, registry, plugins, finisher, leaseMs: settings.worker.lease_ms, blobs, publicUrl, outbound, log, clock, metrics });
   const watches = new RequestWatches({ feed: changeFeed, read: (ids) => requests.viewMany(ids), settings: settings.watches, log });
-  // Delayed jobs die with this process in the in-process queue, and in a RabbitMQ worker that holds its own polls.
-  const adoptWaitingPolls = !(queue instanceof RabbitMqQueue) || settings.queue.hold_polls_up_to_ms > 0;
-  const sweeper = new Sweeper({ requests, queue, clock, settings: settings.worker, log, metrics, adoptWaitingPolls });
+  const sweeper = new Sweeper({ requests, queue, clock, settings: settings.worker, log, metrics });
   const slots = new WorkerSlots(settings.worker.concurrency + settings.worker.poll_concurrency);
   metrics.observeLive({
     breakers: () => plugins.all().map((loaded) => [loaded.plugin.id, loaded.breaker.opened] as const),

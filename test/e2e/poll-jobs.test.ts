@@ -118,22 +118,23 @@ describe('poll jobs and the sweeper', () => {
     const due = await requestRow(waitingForPoll('scripted_due', now - 1_000));
     const running = await requestRow({ ...waitingForPoll('scripted_running', now + 2_000), lease_owner: 'live-worker', lease_expires_at_ms: now + 30_000 });
     const ours = new Set([soon, later, due, running]);
-    const recording = () => {
+    const recording = (delayedJobsDieWithProcess: boolean) => {
       const published: { requestId: string; poll?: number; delayMs: number }[] = [];
       const queue: JobQueue = {
+        delayedJobsDieWithProcess,
         publish: async (job, options) => void (ours.has(job.requestId) && published.push({ requestId: job.requestId, poll: job.poll, delayMs: options?.delayMs ?? 0 })),
         consume: async () => {},
         close: async () => {},
       };
       return { queue, published };
     };
-    const startUp = (queue: JobQueue, adoptWaitingPolls: boolean) => new Sweeper({ requests, queue, clock, settings, log: pino({ level: 'silent' }), adoptWaitingPolls }).startUp();
+    const startUp = (queue: JobQueue) => new Sweeper({ requests, queue, clock, settings, log: pino({ level: 'silent' }) }).startUp();
 
     // A queue that loses delayed jobs with its process: every waiting poll, due or not, in due order, each for its
     // own due time (a due one for 1 ms, so that a queue holding polls keeps it); never one a worker holds (its
     // lease); and the no-grace pass that follows leaves the adopted polls alone.
-    const losing = recording();
-    await startUp(losing.queue, true);
+    const losing = recording(true);
+    await startUp(losing.queue);
     expect(losing.published.map((job) => [job.requestId, job.poll])).to.deep.equal([[due, 3], [soon, 3], [later, 3]]);
     const [dueDelay, soonDelay, laterDelay] = losing.published.map((job) => job.delayMs);
     expect(dueDelay).to.equal(1);
@@ -141,8 +142,8 @@ describe('poll jobs and the sweeper', () => {
     expect(laterDelay).to.be.within(119_000, 120_000);
 
     // A queue that keeps delayed jobs (RabbitMQ's delay levels): only what is due is sent, at once.
-    const keeping = recording();
-    await startUp(keeping.queue, false);
+    const keeping = recording(false);
+    await startUp(keeping.queue);
     expect(keeping.published).to.deep.equal([{ requestId: due, poll: 3, delayMs: 0 }]);
   });
 });

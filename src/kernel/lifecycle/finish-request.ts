@@ -14,7 +14,7 @@ import type { JsonObject } from '../plugin-sdk/index.js';
 import { noProvider, type FinishOutcome, type GatewayMetrics } from '../observability/metrics.js';
 import type { ArtifactLinker } from '../workspaces/artifact-links.js';
 import type { ChangeNotices } from '../queue/index.js';
-import { withTransientRetry, type AccountStore, type Executor, type RequestRecord, type RequestStore } from '../store/index.js';
+import { terminalStatuses, withTransientRetry, type AccountStore, type Executor, type RequestRecord, type RequestStore } from '../store/index.js';
 import { cancelledMessage } from './running-starts.js';
 
 export interface FinishDeps {
@@ -126,7 +126,7 @@ export class RequestFinisher {
     const claimed = (await this.deps.requests.claim(requestId, owner, now, leaseMs, 'start')) ?? (await this.deps.requests.claim(requestId, owner, now, leaseMs, 'poll'));
     if (claimed) return this.fail(claimed, owner, message);
     const current = await this.deps.requests.get(requestId);
-    if (current && (current.status === 'queued' || current.status === 'processing')) throw new Error(`request ${requestId} is held by a worker right now; its dead letter is tried again later`);
+    if (current && !terminalStatuses.has(current.status)) throw new Error(`request ${requestId} is held by a worker right now; its dead letter is tried again later`);
     return false;
   }
 

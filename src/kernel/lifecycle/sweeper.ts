@@ -39,8 +39,6 @@ export class Sweeper {
       settings: LifecycleSettings;
       log: Logger;
       metrics?: GatewayMetrics;
-      /** The queue loses delayed jobs with this process: adopt waiting polls at start (see above). */
-      adoptWaitingPolls?: boolean;
     },
   ) {}
 
@@ -78,7 +76,7 @@ export class Sweeper {
    * after pass until none is left (nothing is queued yet). Returns how many jobs it sent or scheduled.
    */
   async startUp(): Promise<number> {
-    const adopting = this.deps.adoptWaitingPolls === true;
+    const adopting = this.deps.queue.delayedJobsDieWithProcess === true;
     const adopted = adopting ? await this.adoptWaitingPolls() : 0;
     // A request whose lease ran out stays due until a worker claims it, so a full pass may find the same ones again:
     // the passes stop once one sends nothing new.

@@ -18,6 +18,7 @@ interface Lane {
 }
 
 export class MemoryQueue implements JobQueue {
+  readonly delayedJobsDieWithProcess = true;
   private readonly lanes: Record<'work' | 'poll', Lane> = { work: { ready: [], running: 0, concurrency: 1 }, poll: { ready: [], running: 0, concurrency: 1 } };
   private readonly timers = new Set<NodeJS.Timeout>();
   private handler: JobHandler | undefined;

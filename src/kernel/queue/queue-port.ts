@@ -38,6 +38,12 @@ export interface JobQueue {
   consume(handler: JobHandler, options: { concurrency: number; pollConcurrency?: number }): Promise<void>;
   /** Stops delivering; resolves when in-flight handlers have finished. */
   close(): Promise<void>;
+  /**
+   * True when a delayed job lives only in this process until it is due (the in-process queue; a RabbitMQ worker
+   * holding its own polls), so it dies with the process: a starting worker then adopts the polls waiting in the
+   * store (Sweeper.startUp). Absent or false: delayed jobs wait in the broker.
+   */
+  readonly delayedJobsDieWithProcess?: boolean;
   /** Jobs ready and waiting for a worker right now (not delayed, not running); undefined when unknown. For the sweeper. */
   waiting?(): Promise<number | undefined>;
   /** Whether the broker is reachable right now (for health endpoints); absent = always healthy. */

@@ -91,7 +91,8 @@ export class RabbitMqConsumer {
     const taken = this.heldPolls.takeAll();
     const pollLane = this.consumer?.lanes[1];
     for (const [waiter, job] of this.heldWaiting) {
-      if (pollLane) pollLane.waiters.splice(pollLane.waiters.indexOf(waiter), 1);
+      const place = pollLane?.waiters.indexOf(waiter) ?? -1;
+      if (place >= 0) pollLane!.waiters.splice(place, 1);
       taken.push({ job, remainingMs: 0 });
       waiter(false);
     }

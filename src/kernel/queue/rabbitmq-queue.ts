@@ -116,6 +116,11 @@ export class RabbitMqQueue implements JobQueue {
     });
   }
 
+  /** Polls this worker schedules for itself are held in its own timers (holdPollsUpToMs). */
+  get delayedJobsDieWithProcess(): boolean {
+    return (this.options.holdPollsUpToMs ?? 0) > 0;
+  }
+
   /** For health endpoints: whether a live connection to the broker exists right now. */
   async health(): Promise<{ ok: boolean; detail?: string }> {
     return this.connected ? { ok: true } : { ok: false, detail: 'not connected to RabbitMQ (reconnecting)' };
