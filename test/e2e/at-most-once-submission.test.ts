@@ -2,7 +2,9 @@
  * A vendor job is submitted at most once per request, through the real worker: a vendor that receives the
  * POST and never answers gets exactly one submission and the request fails refunded, with no fallback to
  * the next provider; a plugin that can look the job up finishes from the found task; a plugin that sends
- * our request id as the idempotency key may resend. And while a provider works, `output` already says who.
+ * our request id as the idempotency key may resend. And while a provider works, `output` already says who: written
+ * once the call outlasts `worker.start_record_after_ms`, or with the submission record, never for a start that
+ * answers at once.
  */
 import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
@@ -76,6 +78,23 @@ describe('at-most-once vendor submission through the worker', () => {
     expect(await balance()).to.equal(before - 5);
   });
 
+  it('writes the processing output with the submission record when the submission comes first: one write, and shown while the vendor hangs', async () => {
+    vendor.answer(() => ({ hang: true }));
+    const attemptWrites = countStartAttemptWrites(service);
+    const id = await create({ message: 'hello', model: 'plain-1' });
+    let seen: any;
+    const until = Date.now() + 10_000;
+    do {
+      seen = (await service.api('GET', `/api/v1/requests/${id}`, { key })).body;
+      if (seen.status === 'processing' && Object.keys(seen.output ?? {}).length > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    } while (Date.now() < until && seen.status === 'queued');
+    expect({ status: seen.status, output: seen.output }).to.deep.equal({ status: 'processing', output: { task_id: id, status: 'processing', provider: 'plain-vendor', model: 'plain-1' } });
+    expect((await pollUntilTerminal(service, key, id, 20_000)).status).to.equal('failed');
+    expect(attemptWrites.count()).to.equal(0);
+    attemptWrites.restore();
+  });
+
   it('sends the request id as the idempotency key, and resends with the same key after a hang', async () => {
     vendor.answer((request, index) => {
       if (request.method === 'POST') return jobsAt('keyed').length === 1 ? { hang: true } : { status: 201, json: { id: 'job_keyed' } };
@@ -98,6 +117,7 @@ describe('processing output while a synchronous provider works', () => {
   after(async () => service.stop());
 
   it('carries task_id, status, provider and model, then the provider that served it', async () => {
+    const attemptWrites = countStartAttemptWrites(service);
     const { key } = await service.createKey({ credits: 10 });
     const created = await service.api('POST', '/api/v1/requests', { key, body: { operation: 'test.echo', input: { message: 'slowly', script: { start_delay_ms: 1500 } } } });
     const id = created.body.id as string;
@@ -111,5 +131,34 @@ describe('processing output while a synchronous provider works', () => {
     expect({ status: seen.status, output: seen.output }).to.deep.equal({ status: 'processing', output: { task_id: id, status: 'processing', provider: 'scripted', model: 'echo-v1' } });
     const done = await pollUntilTerminal(service, key, id, 10_000);
     expect(done.output).to.deep.equal({ status: 'succeeded', echo: 'slowly', task_id: 'scripted_task', provider: 'scripted' });
+    expect(attemptWrites.count()).to.equal(1);
+    attemptWrites.restore();
+  });
+
+  it('writes no processing output for a start that answers within worker.start_record_after_ms: the finish is the one write', async () => {
+    const attemptWrites = countStartAttemptWrites(service);
+    const { key } = await service.createKey({ credits: 10 });
+    const ids: string[] = [];
+    for (let index = 0; index < 5; index += 1) {
+      ids.push((await service.api('POST', '/api/v1/requests', { key, body: { operation: 'test.echo', input: { message: `at once ${index}` } } })).body.id as string);
+    }
+    for (const [index, id] of ids.entries()) {
+      const done = await pollUntilTerminal(service, key, id, 10_000);
+      expect({ status: done.status, echo: done.output.echo }).to.deep.equal({ status: 'succeeded', echo: `at once ${index}` });
+    }
+    expect(attemptWrites.count()).to.equal(0);
+    attemptWrites.restore();
   });
 });
+
+/** Counts the worker's separate writes of a start attempt's processing output (RequestStore.recordStartAttempt). */
+function countStartAttemptWrites(service: TestService): { count(): number; restore(): void } {
+  const store = service.service.gateway.requests;
+  const original = store.recordStartAttempt;
+  let calls = 0;
+  store.recordStartAttempt = function (this: typeof store, ...args: Parameters<typeof original>) {
+    calls += 1;
+    return original.apply(this, args);
+  };
+  return { count: () => calls, restore: () => void (store.recordStartAttempt = original) };
+}

@@ -134,32 +134,34 @@ describe('production topology: 2 api + 2 workers on MariaDB + RabbitMQ', functio
         return holders.size === ids.length;
       });
 
-      // Each holder must be inside its finish: the statement waiting on the test's lock is the terminal UPDATE of
-      // requests.finish (request-store.ts), carrying the vendor's failure, for that request and its lease holder.
-      const isFinishOf = (query: string, id: string) =>
-        /^\s*UPDATE requests\s+SET status = 'failed', output = .*?, error_message = 'vendor says no: finishing-\d/.test(query) && query.includes(`WHERE id = '${id}' AND lease_owner = '${holders.get(id)}'`);
-      let waiting: { thread: number; query: string }[] = [];
+      // Each holder must be inside its finish: the statement waiting on the test's lock of that request's row is the
+      // terminal UPDATE of requests.finish (request-store.ts). The server shows a prepared statement's text with its
+      // placeholders, so the row comes from the lock it waits for (its primary key value, `lock_data`).
+      const isFinishOf = (statement: { query: string; row: string }, id: string) =>
+        /^\s*UPDATE requests\s+SET status = \?, output = \?, error_message = \?, completed_at_ms = \?/.test(statement.query) && statement.row === `'${id}'`;
+      let waiting: { thread: number; query: string; row: string }[] = [];
       await pollUntil(
         5_000,
         'each worker to block on the test lock in its finishing UPDATE',
         async () => {
           const [rows] = await monitor.query<RowDataPacket[]>(
-            `SELECT waiter.trx_mysql_thread_id AS thread, waiter.trx_query AS query
+            `SELECT waiter.trx_mysql_thread_id AS thread, waiter.trx_query AS query, requested.lock_data AS row
                FROM information_schema.innodb_lock_waits lock_wait
+               JOIN information_schema.innodb_locks requested ON requested.lock_id = lock_wait.requested_lock_id
                JOIN information_schema.innodb_trx waiter ON waiter.trx_id = lock_wait.requesting_trx_id
                JOIN information_schema.innodb_trx blocker ON blocker.trx_id = lock_wait.blocking_trx_id
               WHERE blocker.trx_mysql_thread_id = ?`,
             [lockerThread],
           );
-          waiting = rows.map((row) => ({ thread: Number(row.thread), query: String(row.query) }));
-          return ids.every((id) => waiting.some((statement) => isFinishOf(statement.query, id)));
+          waiting = rows.map((row) => ({ thread: Number(row.thread), query: String(row.query), row: String(row.row) }));
+          return ids.every((id) => waiting.some((statement) => isFinishOf(statement, id)));
         },
         // InnoDB refreshes its information_schema lock tables only after 100 ms without a reader: poll slower.
         250,
       ).catch((error: Error) => {
-        throw new Error(`${error.message}; statements waiting on the test lock: ${JSON.stringify(waiting.map((statement) => statement.query))}`);
+        throw new Error(`${error.message}; statements waiting on the test lock: ${JSON.stringify(waiting)}`);
       });
-      const finishThreads = waiting.filter((statement) => ids.some((id) => isFinishOf(statement.query, id))).map((statement) => statement.thread);
+      const finishThreads = waiting.filter((statement) => ids.some((id) => isFinishOf(statement, id))).map((statement) => statement.thread);
 
       const victims = workers.filter((worker) => [...holders.values()].some((owner) => owner.split(':').at(-2) === String(worker.child.pid)));
       expect(victims.length, 'every lease holder is one of the running workers').to.equal(new Set(holders.values()).size);

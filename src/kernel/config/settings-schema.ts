@@ -166,7 +166,7 @@ export const settingsSchema = {
     worker: {
       type: 'object',
       additionalProperties: false,
-      required: ['concurrency', 'poll_concurrency', 'lease_ms', 'max_attempts', 'sweep_interval_ms', 'requeue_after_ms', 'retry_after_ms', 'health_port', 'shutdown_timeout_ms'],
+      required: ['concurrency', 'poll_concurrency', 'lease_ms', 'max_attempts', 'sweep_interval_ms', 'requeue_after_ms', 'retry_after_ms', 'start_record_after_ms', 'health_port', 'shutdown_timeout_ms'],
       properties: {
         concurrency: positiveInteger,
         poll_concurrency: positiveInteger,
@@ -177,6 +177,7 @@ export const settingsSchema = {
         sweep_interval_ms: positiveInteger,
         requeue_after_ms: { type: 'integer', minimum: 0 },
         retry_after_ms: positiveInteger,
+        start_record_after_ms: { type: 'integer', minimum: 0 },
       },
     },
     breaker: {

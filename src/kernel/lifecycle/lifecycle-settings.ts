@@ -9,4 +9,6 @@ export interface LifecycleSettings {
   requeue_after_ms: number;
   /** Delay before retrying a start that every provider deferred (vendor down, breaker open). */
   retry_after_ms: number;
+  /** How long a provider's start call runs before the request shows its processing output (RequestWorker). */
+  start_record_after_ms: number;
 }

@@ -103,14 +103,15 @@ export class RequestWorker {
     const candidates = this.deps.plugins.candidates(request.operation, modelRoute);
     let lastTransient: ProviderError | undefined;
     for (const candidate of candidates) {
-      const attempt = this.recordStartAttempt(request, candidate, route);
+      const attempt = startAttempt(request, candidate, route);
+      const startRecord = this.recordStartAttemptSoon(attempt);
       // A client's cancel stops this start while it only renders or uploads (see running-starts.ts).
       const running = trackStart(request.id);
       try {
         const result = await this.call('start', attempt, candidate, route, (context) => candidate.plugin.operations[request.operation].start(request.input ?? {}, context, route), {
           beforeSubmission: () => {
             running.submitting();
-            return this.recordSubmission(request, candidate.plugin.id);
+            return this.recordSubmission(request, candidate.plugin.id, startRecord.takeUnwritten());
           },
           cancelSignal: running.signal,
         });
@@ -127,6 +128,7 @@ export class RequestWorker {
         this.deps.log.warn({ requestId: request.id, provider: candidate.plugin.id, err: failure.message }, 'provider deferred the start; trying the next one');
         lastTransient = failure;
       } finally {
+        startRecord.takeUnwritten();
         running.end();
       }
     }
@@ -171,27 +173,40 @@ export class RequestWorker {
   }
 
   /**
-   * The spec's processing output (task_id, status, provider, model) from the moment a provider is called;
-   * the request id stands in for the vendor's task id until there is one. Not awaited: it runs beside the
-   * plugin call instead of ahead of it, and the store only lets it land while this worker still holds the
-   * request without a task, so it can never overwrite a later state. A failure then fails with this output.
-   * A synthetic provider (`local`) does not make the routed vendor model: its finished output names what made
-   * it, and until then `model` is left out rather than claim the vendor's.
+   * The spec's processing output (task_id, status, provider, model) while a start runs is written once the provider
+   * call has lasted `start_record_after_ms`: a call that answers sooner (an instant provider, a cached or
+   * synchronous result) finishes with one write instead of two, and a client could not have polled the difference.
+   * A submission record written before that carries the output along (`takeUnwritten`). Not awaited: it runs beside
+   * the plugin call, and the store only lets it land while this worker still holds the request without a task, so it
+   * can never overwrite a later state. A failure then fails with this output (the attempt's record holds it).
    */
-  private recordStartAttempt(request: RequestRecord, candidate: LoadedPlugin, route: RoutedModel): RequestRecord {
-    const provider = candidate.plugin.id;
-    const output: JsonObject = { task_id: request.id, status: 'processing', provider, ...(candidate.plugin.synthetic ? {} : { model: route.publicName }) };
-    this.deps.requests
-      .recordStartAttempt(request.id, this.deps.workerId, output)
-      .then((recorded) => recorded && this.deps.changes?.announce(request.id))
-      .catch((error) => this.deps.log.warn({ err: error, requestId: request.id }, 'could not record the start attempt'));
-    return { ...request, output };
+  private recordStartAttemptSoon(attempt: RequestRecord): { takeUnwritten(): JsonObject | undefined } {
+    let unwritten: JsonObject | undefined = attempt.output ?? undefined;
+    const timer = setTimeout(() => {
+      const output = unwritten;
+      unwritten = undefined;
+      if (!output) return;
+      this.deps.requests
+        .recordStartAttempt(attempt.id, this.deps.workerId, output)
+        .then((recorded) => recorded && this.deps.changes?.announce(attempt.id))
+        .catch((error) => this.deps.log.warn({ err: error, requestId: attempt.id }, 'could not record the start attempt'));
+    }, this.deps.settings.start_record_after_ms);
+    return {
+      takeUnwritten: () => {
+        clearTimeout(timer);
+        const output = unwritten;
+        unwritten = undefined;
+        return output;
+      },
+    };
   }
 
-  private async recordSubmission(request: RequestRecord, provider: string): Promise<void> {
-    if (!(await withTransientRetry(() => this.deps.requests.recordSubmission(request.id, this.deps.workerId, provider)))) {
+  /** `output`: the start attempt's, when it is not written yet (recordStartAttemptSoon): one write instead of two. */
+  private async recordSubmission(request: RequestRecord, provider: string, output?: JsonObject): Promise<void> {
+    if (!(await withTransientRetry(() => this.deps.requests.recordSubmission(request.id, this.deps.workerId, provider, output)))) {
       throw new ProviderError(`${provider}: the worker lost the request before submitting it`, { provider, retryable: false });
     }
+    if (output) this.deps.changes?.announce(request.id);
   }
 
   private async poll(request: RequestRecord): Promise<void> {
@@ -283,4 +298,14 @@ export class RequestWorker {
 /** What a job run claimed, on its span: the phase and the request's operation and model. */
 function claimedAttributes(phase: 'start' | 'poll', request: RequestRecord) {
   return { [traceAttributes.jobPhase]: phase, [traceAttributes.operation]: request.operation, [traceAttributes.model]: request.model };
+}
+
+/**
+ * The request as a start with this provider shows it: the spec's processing output. A synthetic provider (`local`)
+ * does not make the routed vendor model: its finished output names what made it, and until then `model` is left out
+ * rather than claim the vendor's.
+ */
+function startAttempt(request: RequestRecord, candidate: LoadedPlugin, route: RoutedModel): RequestRecord {
+  const output: JsonObject = { task_id: request.id, status: 'processing', provider: candidate.plugin.id, ...(candidate.plugin.synthetic ? {} : { model: route.publicName }) };
+  return { ...request, output };
 }

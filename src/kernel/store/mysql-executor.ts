@@ -10,22 +10,51 @@ import { GroupCommit } from './group-commit.js';
 import type { PoolConnections, SqlDatabase, SqlExecutor } from './sql-executor.js';
 
 const lockWaitTimeoutSeconds = 5;
+/**
+ * Prepared statements each connection keeps (mysql2 closes the least recently used past it). The server caps them
+ * all together (`max_prepared_stmt_count`, 16,382 by default), across every process's pool.
+ */
+const preparedPerConnection = 64;
+/** MySQL/MariaDB ER_MAX_PREPARED_STMT_COUNT_REACHED: the server's cap above is reached. */
+const tooManyPreparedStatements = 1461;
+/** A text built for its row or id count: multi-row `VALUES (...), (...)`, `IN (?, ?, ...)`. */
+const textBuiltPerCall = /\)\s*,\s*\(|\bIN\s*\(\s*\?\s*,/i;
 
-type Runner = Pick<mysql.Pool | mysql.PoolConnection, 'query'>;
+/** What a statement is sent through: the pool, or one connection inside a transaction. */
+export type StatementRunner = Pick<mysql.Pool | mysql.PoolConnection, 'query' | 'execute'>;
 
-function executorOn(runner: Runner): SqlExecutor {
+/**
+ * A statement whose text is fixed runs as a server-side prepared statement (mysql2 `execute`, prepared once per
+ * connection): the server then parses and plans it once per connection instead of on every call, which was about a
+ * quarter of MariaDB's CPU for the hot path's point updates and reads (docs/performance-notes.md, target 3), and the
+ * client sends the values without formatting them into the text. A text built for its row or id count goes as
+ * text: prepared, every count would be a statement of its own. Should the server's cap be reached, the statement
+ * goes as text too.
+ */
+export async function sendStatement(runner: StatementRunner, sql: string, params: unknown[]): Promise<unknown> {
+  if (textBuiltPerCall.test(sql)) return (await runner.query(sql, params))[0];
+  try {
+    // A text query sends undefined as NULL; the binary protocol refuses it.
+    return (await runner.execute(sql, params.map((value) => (value === undefined ? null : value)) as mysql.ExecuteValues[]))[0];
+  } catch (error) {
+    if ((error as { errno?: number }).errno !== tooManyPreparedStatements) throw error;
+    return (await runner.query(sql, params))[0];
+  }
+}
+
+function executorOn(runner: StatementRunner): SqlExecutor {
   return {
     // mysql2 errors carry the statement with every value inlined (`sql`) and quote values in `sqlMessage`.
     async all<Row>(sql: string, params: unknown[] = []) {
-      const [rows] = await scrubbed(sql, () => runner.query(sql, params));
+      const rows = await scrubbed(sql, () => sendStatement(runner, sql, params));
       return rows as Row[];
     },
     async first<Row>(sql: string, params: unknown[] = []) {
-      const [rows] = await scrubbed(sql, () => runner.query(sql, params));
+      const rows = await scrubbed(sql, () => sendStatement(runner, sql, params));
       return (rows as Row[])[0];
     },
     async run(sql: string, params: unknown[] = []) {
-      const [header] = await scrubbed(sql, () => runner.query(sql, params));
+      const header = await scrubbed(sql, () => sendStatement(runner, sql, params));
       // mysql2 connects with FOUND_ROWS, so affectedRows counts matched rows, like SQLite's `changes`.
       return { changes: Number((header as mysql.ResultSetHeader).affectedRows ?? 0) };
     },
@@ -44,7 +73,14 @@ export class MysqlExecutor implements SqlDatabase {
   constructor(url: string, options: { poolMax?: number } = {}) {
     // trace: false skips capturing a caller stack on every query (mysql2's default; a measurable share of a
     // create); errors still carry the driver's own stack and the SQL error code.
-    this.pool = mysql.createPool({ uri: url, connectionLimit: options.poolMax ?? 10, supportBigNumbers: true, bigNumberStrings: false, trace: false });
+    this.pool = mysql.createPool({
+      uri: url,
+      connectionLimit: options.poolMax ?? 10,
+      supportBigNumbers: true,
+      bigNumberStrings: false,
+      trace: false,
+      maxPreparedStatements: preparedPerConnection,
+    });
     // A group-commit batch waiting on a row lock holds up every write queued behind it (lease heartbeats
     // included), so lock waits are cut short (InnoDB's default is 50 s): the batch fails with a transient
     // error and its callers retry. The hot path's locks are held for a few round trips, never seconds.

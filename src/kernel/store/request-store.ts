@@ -189,10 +189,13 @@ export class RequestStore {
   /**
    * Records, before a plugin sends a submission the vendor cannot dedupe, which provider it goes to: from
    * then on a job may exist, and a worker that takes the request over (this one died) must reconcile with
-   * that provider instead of starting again. False when the caller no longer holds the request.
+   * that provider instead of starting again. False when the caller no longer holds the request. `startOutput`:
+   * the start attempt's output (recordStartAttempt), when it is written in the same statement.
    */
-  async recordSubmission(id: string, worker: string, provider: string): Promise<boolean> {
-    const { changes } = await this.db.run(`UPDATE requests SET provider = ? WHERE id = ? AND status = 'processing' AND lease_owner = ? AND task IS NULL`, [provider, id, worker]);
+  async recordSubmission(id: string, worker: string, provider: string, startOutput?: JsonObject): Promise<boolean> {
+    const { changes } = startOutput
+      ? await this.db.run(`UPDATE requests SET provider = ?, output = ? WHERE id = ? AND status = 'processing' AND lease_owner = ? AND task IS NULL`, [provider, JSON.stringify(startOutput), id, worker])
+      : await this.db.run(`UPDATE requests SET provider = ? WHERE id = ? AND status = 'processing' AND lease_owner = ? AND task IS NULL`, [provider, id, worker]);
     return changes === 1;
   }
 
