@@ -29,7 +29,7 @@ async function baseline(): Promise<Measured> {
   return loadChild('bench/bare-koa.ts', {}, 'bare Koa hello-world (baseline)', (url) => ({ url: `${url}/` }));
 }
 
-type Floors = Record<'pollShape' | 'pollSqlite' | 'createSqlite', Measured>;
+type Floors = Record<'pollShape' | 'pollSqlite' | 'pollGuarded' | 'createSqlite' | 'createGuarded', Measured>;
 
 /** The floors of bench/floor-server.ts: the least a poll or a create can cost on this stack. */
 async function floors(): Promise<Floors> {
@@ -38,12 +38,27 @@ async function floors(): Promise<Floors> {
   return {
     pollShape: await loadChild('bench/floor-server.ts', { FLOOR: 'poll-shape' }, 'floor: Koa + @koa/router, the poll response, no database', poll),
     pollSqlite: await loadChild('bench/floor-server.ts', { FLOOR: 'poll-sqlite' }, 'floor: the same + one SQLite point read', poll),
+    pollGuarded: await loadChild(
+      'bench/floor-server.ts',
+      { FLOOR: 'poll-guarded' },
+      'floor: the same + API key, request id, metrics, ETag, the whole answer',
+      (url, ready) => {
+        const [id, key] = ready.split(' ');
+        return { url: `${url}/api/v1/requests/${id}`, headers: { 'x-api-key': key } };
+      },
+    ),
     createSqlite: await loadChild('bench/floor-server.ts', { FLOOR: 'create-sqlite' }, 'floor: Koa + @koa/router, JSON body, one SQLite insert, 202', (url) => ({
       url: `${url}/api/v1/requests`,
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body,
     })),
+    createGuarded: await loadChild(
+      'bench/floor-server.ts',
+      { FLOOR: 'create-guarded' },
+      'floor: the same + API key, request id, metrics, validation, debit + ledger row, a worker claiming and finishing',
+      (url, ready) => ({ url: `${url}/api/v1/requests`, method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': ready.split(' ')[1] }, body }),
+    ),
   };
 }
 
@@ -105,7 +120,7 @@ async function gateway(withOverhead: boolean): Promise<GatewayRound> {
 
 const serverCpu = (result: { cpu: CpuShare[] }) => result.cpu.find((share) => share.name === 'server process')?.msPerCreate;
 
-type Scenario = 'base' | 'create' | 'poll' | 'pollShape' | 'pollSqlite' | 'createSqlite';
+type Scenario = 'base' | 'create' | 'poll' | 'pollShape' | 'pollSqlite' | 'pollGuarded' | 'createSqlite' | 'createGuarded';
 type Round = Record<Scenario, Measured> & Pick<GatewayRound, 'allFinished' | 'drainMs'>;
 
 interface Summary {
@@ -169,6 +184,10 @@ function targetsTable(rounds: Round[]): string {
   const create = summarize(rounds, 'create', 'createSqlite');
   const pollFloor = summarize(rounds, 'pollSqlite');
   const createFloor = summarize(rounds, 'createSqlite');
+  const guardedOfFloor = summarize(rounds, 'pollGuarded', 'pollSqlite');
+  const pollOfGuarded = summarize(rounds, 'poll', 'pollGuarded');
+  const guardedOfCreateFloor = summarize(rounds, 'createGuarded', 'createSqlite');
+  const createOfGuarded = summarize(rounds, 'create', 'createGuarded');
   const worstP99 = Math.max(...rounds.flatMap((round) => [round.poll.p99, round.create.p99]));
   const finished = rounds.filter((round) => round.allFinished).length;
   return `Targets (issue 18, target 2): ratios to the floors above, each taken within its round; median of the rounds (range), then each round's.
@@ -180,7 +199,15 @@ function targetsTable(rounds: Round[]): string {
 | p99 <= ${targets.p99Ms} ms at ${connections} connections | poll ${poll.p99} ms, create ${create.p99} ms (medians); worst round ${worstP99} ms | | ${met(poll.p99 <= targets.p99Ms && create.p99 <= targets.p99Ms)} |
 
 The gateway's create CPU includes the worker claiming, running and finishing each job (and its ledger entries); the
-floor writes one row and runs no worker.`;
+floor writes one row and runs no worker.
+
+What the poll target leaves for the gateway's own work: the 'poll-guarded' floor, the 'poll-sqlite' floor plus only what
+any authenticated, metered, conditional poll must add (an API key, a request id, two metric observations, an ETag,
+the whole answer), reaches ${ratioText(guardedOfFloor)} of the 'poll-sqlite' floor (${cpuText(guardedOfFloor)} per poll); the gateway's
+poll reaches ${ratioText(pollOfGuarded)} of the guarded floor. The same for creates: the 'create-guarded' floor, the
+'create-sqlite' floor plus the API key, the metrics, the input's validation, the debit and its ledger row in the
+request's transaction and an in-process worker claiming and finishing each job, reaches ${ratioText(guardedOfCreateFloor)} of the
+'create-sqlite' floor (${cpuText(guardedOfCreateFloor)} per create); the gateway's create reaches ${ratioText(createOfGuarded)} of it.`;
 }
 
 /**
@@ -214,7 +241,9 @@ validation, pricing, ledger, metrics or worker. A target above a floor cannot be
 ${tableHead}
 ${summaryRow(summarize(rounds, 'pollShape'))}
 ${summaryRow(summarize(rounds, 'pollSqlite'))}
+${summaryRow(summarize(rounds, 'pollGuarded'))}
 ${summaryRow(summarize(rounds, 'createSqlite'))}
+${summaryRow(summarize(rounds, 'createGuarded'))}
 
 ${targetsTable(rounds)}
 `;

@@ -20,7 +20,8 @@ import type { BenchSection } from './index.js';
 const jobCount = Number(process.env.BENCH_LONGPOLL_JOBS ?? 100);
 const jobSeconds = Number(process.env.BENCH_LONGPOLL_JOB_SECONDS ?? 20);
 const heldCount = Number(process.env.BENCH_LONGPOLL_HELD ?? 1000);
-const idleSeconds = Number(process.env.BENCH_LONGPOLL_IDLE_SECONDS ?? 20);
+// 30 s: one full period of the watches' re-check (watches.recheck_interval_ms), so the mean includes exactly one.
+const idleSeconds = Number(process.env.BENCH_LONGPOLL_IDLE_SECONDS ?? 30);
 /** Idle CPU is read over windows this long, and their median reported (see idleCpu). */
 const idleWindowSeconds = 5;
 /** After the waits open: accepting and parsing 1,000 requests, and the collections that follow, are not idleness. */
@@ -115,20 +116,28 @@ async function rssBytes(pid: number): Promise<number> {
   return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)![1]) * 1024;
 }
 
+/** CPU milliseconds per second of wall time of an idle process, two ways (idleCpu). */
+interface IdleCpu {
+  median: number;
+  mean: number;
+}
+
 /**
  * CPU milliseconds the process spends per second of wall time while nobody sends it anything new: the median over
- * 5 s windows of `seconds`. A Node process that does nothing still runs a major collection every 20 s or so (its timers
- * allocate: breakers' rolling windows, metric gauges, the change feed's heartbeats), about 250 ms of CPU on this machine,
- * with waits held or not; a single window that happens to contain one reads as 50 ms/s, the median does not.
+ * 5 s windows of `seconds`, and the mean over all of them. A Node process that does nothing still runs a major
+ * collection every 20 s or so (its timers allocate: breakers' rolling windows, metric gauges, the change feed's
+ * heartbeats), about 250 ms of CPU on this machine, with waits held or not; a single window that happens to contain
+ * one reads as 50 ms/s, the median does not. The mean counts everything periodic, the waits' re-check (every 30 s)
+ * included, and those collections with it.
  */
-async function idleCpu(pid: number, seconds: number): Promise<number> {
+async function idleCpu(pid: number, seconds: number): Promise<IdleCpu> {
   const windows: number[] = [];
   for (let elapsed = 0; elapsed < seconds; elapsed += idleWindowSeconds) {
     const before = (await cpuSeconds(pid))!;
     await sleep(idleWindowSeconds * 1000);
     windows.push((((await cpuSeconds(pid))! - before) * 1000) / idleWindowSeconds);
   }
-  return median(windows);
+  return { median: median(windows), mean: windows.reduce((sum, value) => sum + value, 0) / windows.length };
 }
 
 interface Holders {
@@ -195,8 +204,8 @@ async function holdStreams(target: Target, ids: string[]): Promise<Holders> {
 interface HeldRound {
   kind: string;
   rssDeltaMb: number;
-  idleWithout: number;
-  idleWith: number;
+  idleWithout: IdleCpu;
+  idleWith: IdleCpu;
   without: LoadResult;
   with: LoadResult;
   cpuWithoutUs: number;
@@ -268,6 +277,9 @@ async function etagsOf(target: Target, ids: string[]): Promise<Map<string, strin
 }
 
 const ms = (value: number) => value.toFixed(value < 10 ? 1 : 0);
+/** The rounds' median of one reading of idle CPU, without -> with the waits held. */
+const idle = (rounds: HeldRound[], reading: keyof IdleCpu) =>
+  `${ms(median(rounds.map((round) => round.idleWithout[reading])))} -> ${ms(median(rounds.map((round) => round.idleWith[reading])))}`;
 
 function lagTable(rows: LagRow[]): string {
   const lines = rows.map((row) => `| ${row.name} | ${row.jobs} | ${row.maxCalls} / ${row.meanCalls.toFixed(2)} | ${row.lag.p50} / ${row.lag.p99} / ${row.lag.max} |`);
@@ -283,9 +295,9 @@ function heldTable(rounds: HeldRound[]): string {
     const ratios = mine.map((round) => round.with.p99 / round.without.p99);
     const rates = mine.map((round) => round.with.requestsPerSecond / round.without.requestsPerSecond);
     const range = (values: number[]) => medianRange(values, 2, 'x');
-    return `| ${heldCount} ${kind} | ${mine.map((round) => round.rssDeltaMb.toFixed(1)).join(', ')} | ${ms(median(mine.map((round) => round.idleWithout)))} -> ${ms(median(mine.map((round) => round.idleWith)))} | ${median(mine.map((round) => round.without.p99))} -> ${median(mine.map((round) => round.with.p99))} ms, ${range(ratios)} | ${range(rates)} | ${median(mine.map((round) => round.cpuWithoutUs))} -> ${median(mine.map((round) => round.cpuWithUs))} µs | ${mine.reduce((sum, round) => sum + round.with.non2xx + round.with.errors + round.without.non2xx + round.without.errors, 0)} |`;
+    return `| ${heldCount} ${kind} | ${mine.map((round) => round.rssDeltaMb.toFixed(1)).join(', ')} | ${idle(mine, 'median')} (mean ${idle(mine, 'mean')}) | ${median(mine.map((round) => round.without.p99))} -> ${median(mine.map((round) => round.with.p99))} ms, ${range(ratios)} | ${range(rates)} | ${median(mine.map((round) => round.cpuWithoutUs))} -> ${median(mine.map((round) => round.cpuWithUs))} µs | ${mine.reduce((sum, round) => sum + round.with.non2xx + round.with.errors + round.without.non2xx + round.without.errors, 0)} |`;
   });
-  return `| held by one API process | RSS growth, MB (each round) | API process CPU while idle, ms per s: without -> with | plain poll p99 without -> with, ratio (range) | plain poll req/s ratio (range) | API CPU per plain poll without -> with | non-2xx + errors |
+  return `| held by one API process | RSS growth, MB (each round) | API process CPU while idle, ms per s: without -> with, median of 5 s windows (mean) | plain poll p99 without -> with, ratio (range) | plain poll req/s ratio (range) | API CPU per plain poll without -> with | non-2xx + errors |
 |---|---|---|---|---|---|---|
 ${lines.join('\n')}`;
 }
@@ -371,10 +383,11 @@ ${idleSeconds} s of idle CPU, and the same plain polls while they are held. ${ro
 a round (median and range). Each measurement runs on a fresh API process (warmed by the plain polls first); RSS is
 VmRSS from /proc, read before the waits open and ${settleSeconds} s after, so it includes the heap the process grew while accepting
 them; CPU is user + system time of the API process, read from /proc over ${idleWindowSeconds} s windows (in 10 ms ticks: 2 ms/s
-is one tick), of which the median is shown: an idle Node process still runs a major collection every 20 s or so (its
-timers allocate), about 250 ms of CPU here with or without waits, which a single window may or may not catch. While
-idle, the process still re-checks what it watches every 5 s (batched: 4 queries for 1,000 waits) and writes a
-keep-alive comment to each stream every 15 s.
+is one tick), of which the median is shown first: an idle Node process still runs a major collection every 20 s or so (its
+timers allocate), about 250 ms of CPU here with or without waits, which a single window may or may not catch. The mean
+over the ${idleSeconds} s counts everything periodic: those collections, and, with waits held, one re-check of what the
+process watches (every 30 s, \`watches.recheck_interval_ms\`; batched: 4 queries for 1,000 waits) and two keep-alive
+comments to each stream (every 15 s).
 
 ${heldTable(heldRounds)}
 
