@@ -13,8 +13,10 @@ import { readFile } from 'node:fs/promises';
 import { Agent, request as httpRequest, type ClientRequest } from 'node:http';
 import autocannon from 'autocannon';
 import { openEventStream } from '../../test/support/event-stream.js';
+import { freePort } from '../../test/support/free-port.js';
 import { connections, cpuPerCreate, cpuSeconds, durationSeconds, load, median, medianRange, percentile, roundCount, warm, type LoadResult } from '../bench-kit.js';
 import { startEmbeddedGateway } from '../embedded-gateway.js';
+import { collectGarbage } from '../inspector-gc.js';
 import type { BenchSection } from './index.js';
 
 const jobCount = Number(process.env.BENCH_LONGPOLL_JOBS ?? 100);
@@ -224,17 +226,30 @@ async function plainPolls(target: Target, pid: number, id: string, name: string)
   return { result, cpuUs: Math.round((shares[0]?.msPerCreate ?? NaN) * 1000) };
 }
 
+/**
+ * RSS after a full, memory-reducing collection (through the process's inspector): what the process keeps. Without
+ * it, one reading swings by tens of MB with garbage V8 has not returned yet (the plain polls', or that of accepting
+ * 1,000 requests): growths of -50 to +50 MB for the same waits in one run.
+ */
+async function keptRssBytes(pid: number, inspectorPort: number): Promise<number> {
+  await collectGarbage(inspectorPort);
+  // V8 hands the freed pages back on a background thread after the collection: RSS keeps falling for a moment.
+  await sleep(2_000);
+  return rssBytes(pid);
+}
+
 /** One round for one kind of waiter: without, then with `heldCount` of them held, on the same process. */
-async function heldRound(target: Target, pid: number, pollId: string, kind: 'long polls' | 'event streams', hold: () => Promise<Holders>): Promise<HeldRound> {
+async function heldRound(target: Target, pid: number, inspectorPort: number, pollId: string, kind: 'long polls' | 'event streams', hold: () => Promise<Holders>): Promise<HeldRound> {
   const without = await plainPolls(target, pid, pollId, 'plain poll');
   const idleWithout = await idleCpu(pid, idleSeconds);
-  const rssBefore = await rssBytes(pid);
+  const rssBefore = await keptRssBytes(pid, inspectorPort);
   const holders = await hold();
   try {
     // Let the server settle the accepted connections before measuring it idle.
     await sleep(settleSeconds * 1000);
-    const rssAfter = await rssBytes(pid);
     const idleWith = await idleCpu(pid, idleSeconds);
+    // After the idle window, so that the collection does not fall into the idle CPU.
+    const rssAfter = await keptRssBytes(pid, inspectorPort);
     const withHeld = await plainPolls(target, pid, pollId, `plain poll, ${heldCount} ${kind} held`);
     return { kind, rssDeltaMb: (rssAfter - rssBefore) / 2 ** 20, idleWithout, idleWith, without: without.result, with: withHeld.result, cpuWithoutUs: without.cpuUs, cpuWithUs: withHeld.cpuUs };
   } finally {
@@ -333,12 +348,13 @@ async function run(): Promise<string> {
       await topology.kill(seeding);
       // A fresh API process per measurement: the RSS growth of each is then its waiters', not an earlier round's heap.
       const onFreshApi = async (kind: 'long polls' | 'event streams', hold: (target: Target) => Promise<Holders>) => {
-        const fresh = await topology.start('api');
+        const inspectorPort = await freePort();
+        const fresh = await topology.start('api', undefined, {}, [`--inspect=127.0.0.1:${inspectorPort}`]);
         try {
           const target = { url: fresh.url, key };
           // A fresh process compiles its hot paths during the first seconds of load: warm it once more than usual.
           await warm({ url: `${target.url}/api/v1/requests/${pollId}`, headers: { 'x-api-key': key } });
-          return await heldRound(target, fresh.child.pid!, pollId, kind, () => hold(target));
+          return await heldRound(target, fresh.child.pid!, inspectorPort, pollId, kind, () => hold(target));
         } finally {
           await topology.kill(fresh);
         }
@@ -378,11 +394,13 @@ ${
 One production API process (\`mediagate start api\`, MariaDB + RabbitMQ, no worker, so nothing changes while the waits are
 held). Per round and per kind: plain polls of one request (autocannon, ${connections} connections, ${durationSeconds} s after a
 warm-up) and ${idleSeconds} s of idle CPU without waiters; then ${heldCount} long polls (\`If-None-Match\` with the current
-tag and \`Prefer: wait=60\`: held for the whole minute) or ${heldCount} event streams opened, the RSS read ${settleSeconds} s later,
+tag and \`Prefer: wait=60\`: held for the whole minute) or ${heldCount} event streams opened, ${settleSeconds} s to settle,
 ${idleSeconds} s of idle CPU, and the same plain polls while they are held. ${roundCount} rounds; ratios are taken within
 a round (median and range). Each measurement runs on a fresh API process (warmed by the plain polls first); RSS is
-VmRSS from /proc, read before the waits open and ${settleSeconds} s after, so it includes the heap the process grew while accepting
-them; CPU is user + system time of the API process, read from /proc over ${idleWindowSeconds} s windows (in 10 ms ticks: 2 ms/s
+VmRSS from /proc, read at the end of the idle window without and with the waits held, each time right after a full
+memory-reducing collection asked through the process's inspector (\`--inspect\`, CDP \`HeapProfiler.collectGarbage\`,
+bench/inspector-gc.ts): the growth is what the held waits keep (without the collection, one reading swings by tens of
+MB with garbage V8 has not returned yet); CPU is user + system time of the API process, read from /proc over ${idleWindowSeconds} s windows (in 10 ms ticks: 2 ms/s
 is one tick), of which the median is shown first: an idle Node process still runs a major collection every 20 s or so (its
 timers allocate), about 250 ms of CPU here with or without waits, which a single window may or may not catch. The mean
 over the ${idleSeconds} s counts everything periodic: those collections, and, with waits held, one re-check of what the

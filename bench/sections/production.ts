@@ -12,7 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { connections, cpuPerCreate, durationSeconds, echoCreateBody, medianRange, pidsOf, root, roundCount, warmupSeconds } from '../bench-kit.js';
+import { connections, cpuPerCreate, durationSeconds, echoCreateBody, median, medianRange, pidsOf, root, roundCount, warmupSeconds } from '../bench-kit.js';
 import { readProfileFrom, summarizeProfile, tsxSourceLines, type ProfileSummary } from '../cpu-profile.js';
 import { readStatementCounts, perUnit, type StatementCounts } from '../mysql-statements.js';
 import { mariaDbCommitFloor, rabbitMqJobFloor, type Floor } from '../production-floors.js';
@@ -157,7 +157,11 @@ interface Measurement {
   manyKeys: CaseRun[];
   idle: Background[];
   ledger: { accepted: number; rows: number; charged: number; billableOfNonFailed: number; doubleEntries: number; nonTerminal: number };
+  /** Bare clients as fast as they go: [MariaDB commit, RabbitMQ job]. */
   floors: Floor[];
+  /** The same paced at the one-key case's create rate (`pacedAt`): per-operation costs at the gateway's own rate. */
+  pacedFloors: Floor[];
+  pacedAt: number;
   profiles: { name: string; summary: ProfileSummary }[];
 }
 
@@ -196,7 +200,7 @@ async function measure(): Promise<Measurement> {
     // Their creates count toward nothing-lost: the database must hold exactly the creates a client saw accepted.
     let accepted = (await loadCase(topology, apis, components, oneKey, warmupSeconds)).accepted;
     accepted += (await loadCase(topology, apis, components, manyKeys, warmupSeconds)).accepted;
-    const measurement: Measurement = { oneKey: [], manyKeys: [], idle: [], ledger: undefined as never, floors: [], profiles: [] };
+    const measurement: Measurement = { oneKey: [], manyKeys: [], idle: [], ledger: undefined as never, floors: [], pacedFloors: [], pacedAt: 0, profiles: [] };
     for (let round = 0; round < roundCount; round += 1) {
       const idle = await background(topology, components);
       measurement.idle.push(idle);
@@ -220,8 +224,15 @@ async function measure(): Promise<Measurement> {
       }
     }
     const floorSeconds = Math.min(5, durationSeconds);
+    const amqpUrl = String(topology.env.MEDIAGATE_AMQP_URL);
+    const floorQueue = `${topology.env.MEDIAGATE_AMQP_PREFIX}.bench-floor`;
     measurement.floors.push(await mariaDbCommitFloor(topology.databaseUrl, floorSeconds));
-    measurement.floors.push(await rabbitMqJobFloor(String(topology.env.MEDIAGATE_AMQP_URL), `${topology.env.MEDIAGATE_AMQP_PREFIX}.bench-floor`, floorSeconds));
+    measurement.floors.push(await rabbitMqJobFloor(amqpUrl, floorQueue, floorSeconds));
+    // Both servers batch their syncs (InnoDB's group commit, a quorum queue's log writes): the fewer operations arrive
+    // together, the more each costs. Paced at the gateway's own rate, the floors say what a create costs them there.
+    measurement.pacedAt = Math.round(median(measurement.oneKey.map((run) => run.createsPerSecond)) / 10) * 10;
+    measurement.pacedFloors.push(await mariaDbCommitFloor(topology.databaseUrl, floorSeconds, { perSecond: measurement.pacedAt }));
+    measurement.pacedFloors.push(await rabbitMqJobFloor(amqpUrl, floorQueue, floorSeconds, { perSecond: measurement.pacedAt }));
     return measurement;
   } finally {
     await topology.stop();
@@ -278,9 +289,14 @@ ${summary.items.map((item) => `| \`${item.name.replace(/\|/g, '\\|')}\` | ${item
 }
 
 /** The servers' floor per create: one-key commits per create at the commit floor, plus one job through the broker. */
-function floorOf(measured: Measurement): number {
+function floorOf(measured: Measurement, floors = measured.floors): number {
   const commits = Math.min(...measured.oneKey.map((run) => run.grossStatements.Com_commit ?? 0));
-  return commits * (measured.floors[0]?.serverMsPerOperation ?? NaN) + (measured.floors[1]?.serverMsPerOperation ?? NaN);
+  return commits * (floors[0]?.serverMsPerOperation ?? NaN) + (floors[1]?.serverMsPerOperation ?? NaN);
+}
+
+/** A component's net CPU per create in the one-key case, median of the rounds. */
+function oneKeyNet(measured: Measurement, component: string): number {
+  return median(measured.oneKey.map((run) => run.netCpu[component] ?? NaN));
 }
 
 async function run(): Promise<string> {
@@ -337,16 +353,23 @@ ${statementRows(measured)}
 
 ### Floors: the database and the broker alone
 
-Bare clients, no gateway code, same servers, right after the rounds: the server's CPU per operation.
+Bare clients, no gateway code, same servers, right after the rounds: the server's CPU per operation, first as fast as
+the clients go, then paced at the one-key case's create rate (${measured.pacedAt}/s).
 
 | floor | operations/s | server CPU ms per operation |
 |---|---|---|
-${floors.map((floor) => `| ${floor.name} | ${floor.perSecond} | ${floor.serverMsPerOperation.toFixed(3)} |`).join('\n')}
+${[...floors, ...measured.pacedFloors].map((floor) => `| ${floor.name} | ${floor.perSecond} | ${floor.serverMsPerOperation.toFixed(3)} |`).join('\n')}
 
 A create's floor on these servers is its share of a commit (raw Com_commit per create above, one key: writes are
 batched, and a lone statement commits by itself uncounted) times the commit floor, plus one job through the broker (${floors[1]?.serverMsPerOperation.toFixed(3)} ms):
 ${(floorOf(measured)).toFixed(2)} ms per create with one key (MariaDB's and RabbitMQ's net CPU per create above for comparison), before
 any gateway process spends anything; ${cores} cores carry at most ${Math.round((cores * 1000) / floorOf(measured))} creates/s on the servers alone.
+
+Both servers batch their syncs (InnoDB's group commit, the quorum queue's log writes), so an operation costs more the
+fewer arrive together. At the gateway's own rate, the same share of a commit and one job per create cost the servers
+${floorOf(measured, measured.pacedFloors).toFixed(2)} ms (MariaDB ${measured.pacedFloors[0]?.serverMsPerOperation.toFixed(3)}, RabbitMQ
+${measured.pacedFloors[1]?.serverMsPerOperation.toFixed(3)}), against the gateway's net ${oneKeyNet(measured, 'MariaDB').toFixed(3)} (MariaDB, ${(Math.min(...measured.oneKey.map((run) => run.grossStatements.Questions ?? 0))).toFixed(1)} statements per create)
+and ${oneKeyNet(measured, 'RabbitMQ').toFixed(3)} (RabbitMQ, one job per create and the change notices) with one key.
 ${profileSection(measured.profiles)}`;
 }
 
