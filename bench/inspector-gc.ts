@@ -14,12 +14,17 @@ export async function collectGarbage(inspectorPort: number): Promise<void> {
   const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json()) as { webSocketDebuggerUrl: string }[];
   const { pathname } = new URL(targets[0]!.webSocketDebuggerUrl);
   const socket = connect(inspectorPort, '127.0.0.1');
+  // A bench must not wait forever on a process that stopped answering.
+  socket.setTimeout(30_000, () => socket.destroy(new Error(`the inspector on port ${inspectorPort} did not answer within 30 s`)));
   try {
     await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
     socket.write(`GET ${pathname} HTTP/1.1\r\nHost: 127.0.0.1:${inspectorPort}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`);
     const frames = framesFrom(socket);
+    // The first item is the upgrade: a frame sent before it may arrive in the handshake's read, which the inspector drops.
+    await frames.next();
     socket.write(maskedTextFrame(JSON.stringify({ id: 1, method: 'HeapProfiler.collectGarbage' })));
     for await (const text of frames) {
+      if (text === undefined) continue;
       const message = JSON.parse(text) as { id?: number; error?: { message: string } };
       if (message.id !== 1) continue;
       if (message.error) throw new Error(`HeapProfiler.collectGarbage: ${message.error.message}`);
@@ -39,8 +44,11 @@ function maskedTextFrame(text: string): Buffer {
   return Buffer.concat([Buffer.from([0x81]), length, mask, masked]);
 }
 
-/** The text frames the server sends, after its 101 answer; small unfragmented frames are all the inspector sends here. */
-async function* framesFrom(socket: Socket): AsyncGenerator<string> {
+/**
+ * `undefined` once the server answered the upgrade with 101, then the text frames it sends (small unfragmented frames
+ * are all the inspector sends here).
+ */
+async function* framesFrom(socket: Socket): AsyncGenerator<string | undefined> {
   let buffered = Buffer.alloc(0);
   let upgraded = false;
   for await (const chunk of socket) {
@@ -52,6 +60,7 @@ async function* framesFrom(socket: Socket): AsyncGenerator<string> {
       if (!/ 101 /.test(status)) throw new Error(`the inspector refused the upgrade: ${status}`);
       buffered = buffered.subarray(end + 4);
       upgraded = true;
+      yield undefined;
     }
     while (buffered.length >= 2) {
       let length = buffered[1]! & 0x7f;
