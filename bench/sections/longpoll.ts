@@ -4,18 +4,18 @@
  *      (`Prefer: wait=60`) and by event stream: HTTP calls per result, and how long after the request's own
  *      `completedAtMs` the client held the terminal state; in the embedded default, and with the API and the worker in
  *      separate processes (MariaDB + RabbitMQ, the change notices crossing by the fanout exchange);
- *   2. 1,000 long polls, then 1,000 event streams, held by one production API process: its RSS growth, its CPU while
- *      they wait and nothing changes, and plain polls (autocannon) with them held against without, in rounds, each
- *      ratio taken within its round.
+ *   2. 1,000 long polls, then 1,000 event streams (opened by a child process, held-waits.ts), held by one production
+ *      API process: its RSS growth, its CPU while they wait and nothing changes, and plain polls (autocannon) with
+ *      them held against without, in rounds, each ratio taken within its round.
  * The machine is shared: compare ratios and ranges, not absolute figures.
  */
 import { readFile } from 'node:fs/promises';
-import { Agent, request as httpRequest, type ClientRequest } from 'node:http';
 import autocannon from 'autocannon';
 import { openEventStream } from '../../test/support/event-stream.js';
 import { freePort } from '../../test/support/free-port.js';
 import { connections, cpuPerCreate, cpuSeconds, durationSeconds, load, median, medianRange, percentile, roundCount, warm, type LoadResult } from '../bench-kit.js';
 import { startEmbeddedGateway } from '../embedded-gateway.js';
+import { holdInChild, type Holders } from '../held-waits.js';
 import { collectGarbage } from '../inspector-gc.js';
 import type { BenchSection } from './index.js';
 
@@ -140,67 +140,6 @@ async function idleCpu(pid: number, seconds: number): Promise<IdleCpu> {
     windows.push((((await cpuSeconds(pid))! - before) * 1000) / idleWindowSeconds);
   }
   return { median: median(windows), mean: windows.reduce((sum, value) => sum + value, 0) / windows.length };
-}
-
-interface Holders {
-  /** Waits the server holds (its answers are re-asked at once, so the count stays up). */
-  readonly count: number;
-  close(): void;
-}
-
-/**
- * `count` long polls, each `If-None-Match` with the request's current tag and `Prefer: wait=60`: the server holds
- * every one until the minute is over (nothing changes), and each is asked again the moment it is answered.
- */
-async function holdLongPolls(target: Target, ids: string[], etags: Map<string, string>): Promise<Holders> {
-  const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
-  const { hostname, port } = new URL(target.url);
-  let closed = false;
-  let sent = 0;
-  const ask = (id: string): void => {
-    if (closed) return;
-    const sending = httpRequest({ hostname, port, path: `/api/v1/requests/${id}`, agent, headers: { 'x-api-key': target.key, prefer: 'wait=60', 'if-none-match': etags.get(id)! } }, (response) => {
-      response.resume();
-      response.on('end', () => ask(id));
-    });
-    sending.on('error', () => {});
-    sending.on('finish', () => (sent += 1));
-    sending.end();
-  };
-  ids.forEach(ask);
-  while (sent < ids.length) await sleep(50);
-  return {
-    count: ids.length,
-    close: () => {
-      closed = true;
-      agent.destroy();
-    },
-  };
-}
-
-/** `count` event streams, each held once its first event (the current state) has arrived. */
-async function holdStreams(target: Target, ids: string[]): Promise<Holders> {
-  const { hostname, port } = new URL(target.url);
-  const requests: ClientRequest[] = [];
-  await Promise.all(
-    ids.map(
-      (id) =>
-        new Promise<void>((resolve, reject) => {
-          const sending = httpRequest({ hostname, port, path: `/api/v1/requests/${id}/events`, agent: false, headers: { 'x-api-key': target.key } }, (response) => {
-            let text = '';
-            response.on('data', (chunk: Buffer) => {
-              text += chunk.toString();
-              if (text.includes('\ndata: ')) resolve();
-            });
-            response.on('end', () => reject(new Error(`the stream of ${id} ended`)));
-          });
-          sending.on('error', reject);
-          sending.end();
-          requests.push(sending);
-        }),
-    ),
-  );
-  return { count: ids.length, close: () => requests.forEach((sending) => sending.destroy()) };
 }
 
 interface HeldRound {
@@ -360,8 +299,8 @@ async function run(): Promise<string> {
         }
       };
       for (let round = 0; round < roundCount; round += 1) {
-        heldRounds.push(await onFreshApi('long polls', (target) => holdLongPolls(target, heldIds, etags)));
-        heldRounds.push(await onFreshApi('event streams', (target) => holdStreams(target, heldIds)));
+        heldRounds.push(await onFreshApi('long polls', (target) => holdInChild('long polls', target, heldIds, etags)));
+        heldRounds.push(await onFreshApi('event streams', (target) => holdInChild('event streams', target, heldIds, etags)));
       }
     } finally {
       await topology.stop();
@@ -394,7 +333,8 @@ ${
 One production API process (\`mediagate start api\`, MariaDB + RabbitMQ, no worker, so nothing changes while the waits are
 held). Per round and per kind: plain polls of one request (autocannon, ${connections} connections, ${durationSeconds} s after a
 warm-up) and ${idleSeconds} s of idle CPU without waiters; then ${heldCount} long polls (\`If-None-Match\` with the current
-tag and \`Prefer: wait=60\`: held for the whole minute) or ${heldCount} event streams opened, ${settleSeconds} s to settle,
+tag and \`Prefer: wait=60\`: held for the whole minute) or ${heldCount} event streams opened by a process of their own
+(bench/held-waits-process.ts: not the load generator's, whose event loop they would share), ${settleSeconds} s to settle,
 ${idleSeconds} s of idle CPU, and the same plain polls while they are held. ${roundCount} rounds; ratios are taken within
 a round (median and range). Each measurement runs on a fresh API process (warmed by the plain polls first); RSS is
 VmRSS from /proc, read at the end of the idle window without and with the waits held, each time right after a full
