@@ -3,10 +3,10 @@
  * parent sends one message, `{ kind, target, ids, etags }`; it answers `held` once every wait is open, and closes
  * them and exits on SIGTERM.
  */
-import { holdLongPolls, holdStreams, type Holders, type Target } from './held-waits.js';
+import { holdLongPolls, holdStreams, type Holders, type Target, type WaitKind } from './held-waits.js';
 
 interface Order {
-  kind: 'long polls' | 'event streams';
+  kind: WaitKind;
   target: Target;
   ids: string[];
   etags: [string, string][];

@@ -14,6 +14,8 @@ export interface Target {
   key: string;
 }
 
+export type WaitKind = 'long polls' | 'event streams';
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface Holders {
@@ -77,9 +79,8 @@ export async function holdStreams(target: Target, ids: string[]): Promise<Holder
   return { count: ids.length, close: () => requests.forEach((sending) => sending.destroy()) };
 }
 
-
 /** The waits held by a child process (held-waits-process.ts); `close` stops it, which closes them. */
-export async function holdInChild(kind: 'long polls' | 'event streams', target: Target, ids: string[], etags: Map<string, string>): Promise<Holders> {
+export async function holdInChild(kind: WaitKind, target: Target, ids: string[], etags: Map<string, string>): Promise<Holders> {
   const child = fork(join(root, 'bench/held-waits-process.ts'), { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   await new Promise<void>((resolve, reject) => {
     child.once('message', () => resolve());

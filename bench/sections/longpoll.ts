@@ -15,7 +15,7 @@ import { openEventStream } from '../../test/support/event-stream.js';
 import { freePort } from '../../test/support/free-port.js';
 import { connections, cpuPerCreate, cpuSeconds, durationSeconds, load, median, medianRange, percentile, roundCount, warm, type LoadResult } from '../bench-kit.js';
 import { startEmbeddedGateway } from '../embedded-gateway.js';
-import { holdInChild, type Holders } from '../held-waits.js';
+import { holdInChild, type Holders, type Target, type WaitKind } from '../held-waits.js';
 import { collectGarbage } from '../inspector-gc.js';
 import type { BenchSection } from './index.js';
 
@@ -30,11 +30,6 @@ const idleWindowSeconds = 5;
 const settleSeconds = Number(process.env.BENCH_LONGPOLL_SETTLE_SECONDS ?? 8);
 /** Creates are spread over this long, as independent clients' would be, rather than finishing all in one instant. */
 const createSpreadMs = 2_000;
-
-interface Target {
-  url: string;
-  key: string;
-}
 
 type Mode = 'long poll' | 'event stream';
 
@@ -143,7 +138,7 @@ async function idleCpu(pid: number, seconds: number): Promise<IdleCpu> {
 }
 
 interface HeldRound {
-  kind: string;
+  kind: WaitKind;
   rssDeltaMb: number;
   idleWithout: IdleCpu;
   idleWith: IdleCpu;
@@ -178,7 +173,7 @@ async function keptRssBytes(pid: number, inspectorPort: number): Promise<number>
 }
 
 /** One round for one kind of waiter: without, then with `heldCount` of them held, on the same process. */
-async function heldRound(target: Target, pid: number, inspectorPort: number, pollId: string, kind: 'long polls' | 'event streams', hold: () => Promise<Holders>): Promise<HeldRound> {
+async function heldRound(target: Target, pid: number, inspectorPort: number, pollId: string, kind: WaitKind, hold: () => Promise<Holders>): Promise<HeldRound> {
   const without = await plainPolls(target, pid, pollId, 'plain poll');
   const idleWithout = await idleCpu(pid, idleSeconds);
   const rssBefore = await keptRssBytes(pid, inspectorPort);
@@ -286,21 +281,21 @@ async function run(): Promise<string> {
       const etags = await etagsOf({ url: seeding.url, key }, heldIds);
       await topology.kill(seeding);
       // A fresh API process per measurement: the RSS growth of each is then its waiters', not an earlier round's heap.
-      const onFreshApi = async (kind: 'long polls' | 'event streams', hold: (target: Target) => Promise<Holders>) => {
+      const onFreshApi = async (kind: WaitKind) => {
         const inspectorPort = await freePort();
         const fresh = await topology.start('api', undefined, {}, [`--inspect=127.0.0.1:${inspectorPort}`]);
         try {
           const target = { url: fresh.url, key };
           // A fresh process compiles its hot paths during the first seconds of load: warm it once more than usual.
           await warm({ url: `${target.url}/api/v1/requests/${pollId}`, headers: { 'x-api-key': key } });
-          return await heldRound(target, fresh.child.pid!, inspectorPort, pollId, kind, () => hold(target));
+          return await heldRound(target, fresh.child.pid!, inspectorPort, pollId, kind, () => holdInChild(kind, target, heldIds, etags));
         } finally {
           await topology.kill(fresh);
         }
       };
       for (let round = 0; round < roundCount; round += 1) {
-        heldRounds.push(await onFreshApi('long polls', (target) => holdInChild('long polls', target, heldIds, etags)));
-        heldRounds.push(await onFreshApi('event streams', (target) => holdInChild('event streams', target, heldIds, etags)));
+        heldRounds.push(await onFreshApi('long polls'));
+        heldRounds.push(await onFreshApi('event streams'));
       }
     } finally {
       await topology.stop();
