@@ -32,6 +32,12 @@ export interface ProviderCallDeps {
   retrySleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
+/**
+ * The reason a finished call's signal is aborted with (stopping whatever the plugin left running): one instance for
+ * every call, since it carries no call's details and an Error's stack costs microseconds to capture, on every call.
+ */
+const callFinished = new Error('provider call finished');
+
 export async function callProvider<T>(
   deps: ProviderCallDeps,
   loaded: LoadedPlugin,
@@ -117,7 +123,7 @@ export async function callProvider<T>(
   } finally {
     clearTimeout(timer);
     call.cancelSignal?.removeEventListener('abort', onCancel);
-    if (!abort.signal.aborted) abort.abort(new Error('provider call finished'));
+    if (!abort.signal.aborted) abort.abort(callFinished);
     await Promise.all(scratchDirs.map((dir) => rm(dir, { recursive: true, force: true })));
   }
 }

@@ -3,6 +3,7 @@
  * because the store is the source of truth and the sweeper republishes every request that is due.
  */
 import { jobPublishSpan, spanNames, tracing } from '../observability/tracing.js';
+import { Fifo } from './fifo.js';
 import { withTraceparent, type Job, type JobHandler, type JobQueue, type PublishObserver } from './queue-port.js';
 
 interface Entry {
@@ -12,14 +13,14 @@ interface Entry {
 
 /** Starts and polls wait and run apart, each under its own concurrency, as in the RabbitMQ adapter's two queues. */
 interface Lane {
-  ready: Entry[];
+  ready: Fifo<Entry>;
   running: number;
   concurrency: number;
 }
 
 export class MemoryQueue implements JobQueue {
   readonly delayedJobsDieWithProcess = true;
-  private readonly lanes: Record<'work' | 'poll', Lane> = { work: { ready: [], running: 0, concurrency: 1 }, poll: { ready: [], running: 0, concurrency: 1 } };
+  private readonly lanes: Record<'work' | 'poll', Lane> = { work: { ready: new Fifo(), running: 0, concurrency: 1 }, poll: { ready: new Fifo(), running: 0, concurrency: 1 } };
   private readonly timers = new Set<NodeJS.Timeout>();
   private handler: JobHandler | undefined;
   private closed = false;
@@ -75,7 +76,7 @@ export class MemoryQueue implements JobQueue {
     this.closed = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
-    for (const lane of Object.values(this.lanes)) lane.ready.length = 0;
+    for (const lane of Object.values(this.lanes)) lane.ready.clear();
     if (this.running === 0) return;
     await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
   }
