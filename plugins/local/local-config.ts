@@ -2,8 +2,6 @@
  * Settings of the `local` provider (`providers.local` in config). Everything it needs is bundled in
  * npm packages, so the knobs are safety and speed limits and where it keeps its library.
  */
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { JsonSchema } from '../../src/kernel/manifests/manifest-types.js';
 import type { OperationHandler, PluginContext } from '../../src/kernel/plugin-sdk/index.js';
 
@@ -20,7 +18,8 @@ export interface LocalConfig {
   /**
    * Folder of the local library (library/local-library.ts): which hosted video each partner2 `video_…` id
    * names and which source clip each `char_…` character was made from. Processes that should find each
-   * other's ids share it. Default: `mediagate-local-library` in the OS temporary folder.
+   * other's ids share it. Default: the plugin's state folder, `<data_dir>/plugins/local` (`ctx.stateDir()`), which
+   * lasts as long as the gateway's data (an OS temporary folder may be emptied under it at the next boot).
    */
   libraryDir?: string;
 }
@@ -28,12 +27,12 @@ export interface LocalConfig {
 export interface ResolvedLocalConfig {
   maxInputBytes: number;
   videoFps: number;
-  libraryDir: string;
+  /** Undefined: the plugin's state folder. */
+  libraryDir?: string;
 }
 
 export const DEFAULT_MAX_INPUT_BYTES = 100 * 1024 * 1024;
 export const DEFAULT_VIDEO_FPS = 12;
-export const DEFAULT_LIBRARY_DIR = join(tmpdir(), 'mediagate-local-library');
 
 export const localConfigSchema: JsonSchema = {
   type: 'object',
@@ -51,7 +50,7 @@ export function resolveLocalConfig(config: LocalConfig | undefined): ResolvedLoc
   return {
     maxInputBytes: config?.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES,
     videoFps: config?.videoFps ?? DEFAULT_VIDEO_FPS,
-    libraryDir: config?.libraryDir ?? DEFAULT_LIBRARY_DIR,
+    libraryDir: config?.libraryDir,
   };
 }
 

@@ -154,6 +154,7 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
       : new MemoryChangeFeed();
   if (changeFeed instanceof RabbitMqChangeFeed) await changeFeed.connect();
   const publicUrl = settings.server.public_url;
+  const pluginStateRoot = join(settings.data_dir, 'plugins');
 
   const workspaces = new Workspaces({ database: database.sql, registry, users, clock });
   const admissions = new RequestAdmissions({ db: database.sql, requests, accounts, idempotency });
@@ -200,13 +201,14 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
     workerId,
     blobs,
     publicUrl,
+    pluginStateRoot,
     outbound,
     log,
     clock,
     metrics,
     changes: changeFeed,
   });
-  const canceller = new RequestCanceller({ requests, registry, plugins, finisher, leaseMs: settings.worker.lease_ms, blobs, publicUrl, outbound, log, clock, metrics });
+  const canceller = new RequestCanceller({ requests, registry, plugins, finisher, leaseMs: settings.worker.lease_ms, blobs, publicUrl, pluginStateRoot, outbound, log, clock, metrics });
   const watches = new RequestWatches({ feed: changeFeed, read: (ids) => requests.viewMany(ids), settings: settings.watches, log });
   const sweeper = new Sweeper({ requests, queue, clock, settings: settings.worker, log, metrics });
   const slots = new WorkerSlots(settings.worker.concurrency + settings.worker.poll_concurrency);

@@ -4,6 +4,8 @@
  * duration. Inputs that need media use files the gateway itself produced and hosts (lip sync requires
  * hosted URLs), so the suite runs offline.
  */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { pollUntilTerminal, startTestService, type TestService } from '../support/test-service.js';
 import { download, probeImage, probeMedia, readGlb, readSpzHeader } from '../support/media-probe.js';
@@ -218,6 +220,11 @@ describe('all 18 operations, end to end (local provider)', function () {
     const edit = await run('partner2.video.edit', { partner_video_id: 'video_abc123', prompt: 'make it night', duration: 4, source_video_url: hosted.video });
     expect(edit.output.task_id).to.match(/^video_/);
     await expectVideo(edit.output.video_url, {});
+
+    // The local provider's record of that id is in its state folder under the gateway's data folder, so the id keeps
+    // working as long as the data does (not in an OS temporary folder a reboot may empty).
+    const record = JSON.parse(await readFile(join(service.dataDir, 'plugins', 'local', 'videos', `${edit.output.task_id}.json`), 'utf8'));
+    expect(record.url).to.equal(edit.output.video_url);
 
     // The edit's own id names a video the local provider made: remix reads that one back.
     const remix = await run('partner2.video.remix', { partner_video_id: edit.output.task_id, prompt: 'make it snow', duration: 4 });

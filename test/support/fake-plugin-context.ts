@@ -25,7 +25,7 @@ export interface FakePluginContextOptions<Config> {
 export interface FakePluginContext<Config> extends PluginContext<Config> {
   /** Waits the vendor HTTP client would have slept before retrying, in order (ms). */
   sleeps: number[];
-  /** Temporary folder holding stored blobs and scratch folders. */
+  /** Temporary folder holding stored blobs, scratch folders and the state folder (`state`). */
   root: string;
   /** Every file stored through `blobs`, in order. */
   hosted: HostedFile[];
@@ -128,6 +128,11 @@ export async function createFakePluginContext<Config = Record<string, unknown>>(
     async scratchDir() {
       scratchCounter += 1;
       const dir = join(root, `scratch-${scratchCounter}`);
+      await mkdir(dir, { recursive: true });
+      return dir;
+    },
+    async stateDir() {
+      const dir = join(root, 'state');
       await mkdir(dir, { recursive: true });
       return dir;
     },

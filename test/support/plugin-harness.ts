@@ -41,7 +41,7 @@ export async function createPluginHarness(plugin: ProviderPlugin<any>, config: R
   const loaded = plugins.get(plugin.id)!;
   const registry = new OperationRegistry(await loadManifests([join(projectRoot, 'manifests/operations')]));
   const sleeps: number[] = [];
-  const deps = { blobs, publicUrl: harnessPublicUrl, log: pino({ level: 'silent' }), clock: { now: () => Date.now() }, retrySleep: async (ms: number) => void sleeps.push(ms) };
+  const deps = { blobs, publicUrl: harnessPublicUrl, pluginStateRoot: join(dir, 'plugin-state'), log: pino({ level: 'silent' }), clock: { now: () => Date.now() }, retrySleep: async (ms: number) => void sleeps.push(ms) };
 
   const route = (operation: string, model?: string): RoutedModel => {
     const definition = registry.get(operation);

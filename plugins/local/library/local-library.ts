@@ -7,7 +7,7 @@
  *   clip (a copy hosted when the character was created) into the new video.
  *
  * The plugin contract gives a plugin no keyed storage (hosted files get fresh keys, and there is no lookup of
- * the requests that made them), so the records are small JSON files in a folder of their own (`libraryDir`),
+ * the requests that made them), so the records are small JSON files in its state folder (or `libraryDir`),
  * written atomically; the media stays in the gateway's storage under its retention. Processes sharing the
  * folder (an embedded gateway and its workers on one machine) find each other's ids; an id made elsewhere,
  * or whose media retention removed, is reported as unknown, never replaced by something else.
@@ -52,7 +52,7 @@ export function findCharacter(ctx: LocalContext, id: string): Promise<CharacterR
 
 async function write(ctx: LocalContext, shelf: Shelf, id: string, record: VideoRecord | CharacterRecord): Promise<void> {
   if (!ID.test(id)) throw new Error(`local library: ${id} is not an id it keeps`);
-  const dir = join(resolveLocalConfig(ctx.config).libraryDir, shelf);
+  const dir = await shelfDir(ctx, shelf);
   await mkdir(dir, { recursive: true });
   const temporary = join(dir, `.${id}.${randomBytes(4).toString('hex')}.tmp`);
   // Written aside and renamed: a reader never sees half a record, and two writers of one id both leave a whole one.
@@ -63,9 +63,13 @@ async function write(ctx: LocalContext, shelf: Shelf, id: string, record: VideoR
 async function read<Entry>(ctx: LocalContext, shelf: Shelf, id: string): Promise<Entry | undefined> {
   if (!ID.test(id)) return undefined;
   try {
-    return JSON.parse(await readFile(join(resolveLocalConfig(ctx.config).libraryDir, shelf, `${id}.json`), 'utf8')) as Entry;
+    return JSON.parse(await readFile(join(await shelfDir(ctx, shelf), `${id}.json`), 'utf8')) as Entry;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+}
+
+async function shelfDir(ctx: LocalContext, shelf: Shelf): Promise<string> {
+  return join(resolveLocalConfig(ctx.config).libraryDir ?? (await ctx.stateDir()), shelf);
 }

@@ -7,7 +7,7 @@
  * would be retried (a later upload timed out, the call ran out of time) comes back "outcome unknown": the
  * vendor holds a job we lost track of, and starting again, here or at another provider, would make a second.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
@@ -23,6 +23,8 @@ import { cancelledMessage } from './running-starts.js';
 export interface ProviderCallDeps {
   blobs: BlobStore;
   publicUrl: string;
+  /** The folder that holds each plugin's state folder (`ctx.stateDir()`): `<data_dir>/plugins`. */
+  pluginStateRoot: string;
   /** The gateway's guarded fetch for input and output URLs; without it, the strictest one (no allow-list). */
   outbound?: GuardedFetch;
   log: Logger;
@@ -91,6 +93,11 @@ export async function callProvider<T>(
     async scratchDir() {
       const dir = await mkdtemp(join(tmpdir(), `mediagate-${provider}-`));
       scratchDirs.push(dir);
+      return dir;
+    },
+    async stateDir() {
+      const dir = join(deps.pluginStateRoot, provider);
+      await mkdir(dir, { recursive: true });
       return dir;
     },
   };

@@ -87,6 +87,12 @@ export interface PluginContext<Config = Record<string, unknown>> {
   clock: { now(): number };
   /** A scratch folder for this call, removed by the kernel afterwards. */
   scratchDir(): Promise<string>;
+  /**
+   * The plugin's own folder for what it must remember between calls (the local provider's library of the ids it
+   * answered with): `<data_dir>/plugins/<plugin id>`, made on first use. It outlives the call and the process, and
+   * every process with the same data folder sees the same one; it is not shared between machines.
+   */
+  stateDir(): Promise<string>;
 }
 
 export interface OperationHandler<Config = Record<string, unknown>> {

@@ -178,7 +178,7 @@ describe('vertex plugin: Imagen 4 on Vertex AI (image.generate)', () => {
       const submissions: string[] = [];
       try {
         plugins.register(vertex, CONFIG);
-        const deps = { blobs: new LocalFolderBlobs(dir), publicUrl: 'http://gateway.test', log: pino({ level: 'silent' }), clock: { now: () => Date.now() } };
+        const deps = { blobs: new LocalFolderBlobs(dir), publicUrl: 'http://gateway.test', pluginStateRoot: join(dir, 'plugin-state'), log: pino({ level: 'silent' }), clock: { now: () => Date.now() } };
         const call = { requestId: 'req_submissions', operation: 'image.generate', route: ROUTE, timeoutMs: 30_000, beforeSubmission: async () => void submissions.push('predict') };
         const input = { prompt: 'a lighthouse', model: 'imagen-4' };
 
