@@ -4,7 +4,7 @@
  * a time window count, so the server's start-up (module loading, compiling) and its idle time around the load do not
  * crowd out what the load itself cost.
  */
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { SourceMap, type SourceMapPayload } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -48,8 +48,8 @@ export type SourceLines = (path: string, line: number, column: number) => number
 /**
  * tsx compiles our TypeScript with whitespace minified, so every function of a file sits on the code's line 1; its
  * cache (`<tmpdir>/tsx-<uid>`, one JSON `{code, map}` per compiled file) keeps the source maps, which give the
- * TypeScript line back. The newest entry of a file is the one the profiled server ran, as the bench compiles
- * nothing in between.
+ * TypeScript line back. The newest entry of a file is the one the profiled server ran when the cache is its own
+ * (ownCompileCache).
  */
 export async function tsxSourceLines(cacheDirectory = join(tmpdir(), `tsx-${process.getuid?.() ?? 0}`)): Promise<SourceLines> {
   const newest = new Map<string, { mtimeMs: number; map: SourceMapPayload }>();
@@ -74,6 +74,29 @@ export async function tsxSourceLines(cacheDirectory = join(tmpdir(), `tsx-${proc
     if (!map) maps.set(path, (map = new SourceMap(entry.map)));
     const found = map.findEntry(line, column) as { originalLine?: number };
     return found.originalLine;
+  };
+}
+
+/** A compile cache of a profiled process's own (ownCompileCache). */
+export interface CompileCache {
+  /** Environment for the profiled process: `TMPDIR`, where tsx keeps its cache. */
+  env: { TMPDIR: string };
+  /** The source lines of what that process compiled. */
+  sourceLines(): Promise<SourceLines>;
+  remove(): Promise<void>;
+}
+
+/**
+ * A temporary folder, hence a tsx cache, for one profiled process alone. In the shared cache a cache hit keeps its
+ * old date, so another compile of the same file (the test runner's, in another module format) could be the newest
+ * entry and lend its source map to the code the server ran: every frame then read line 1.
+ */
+export async function ownCompileCache(): Promise<CompileCache> {
+  const folder = await mkdtemp(join(tmpdir(), 'mediagate-profiled-'));
+  return {
+    env: { TMPDIR: folder },
+    sourceLines: () => tsxSourceLines(join(folder, `tsx-${process.getuid?.() ?? 0}`)),
+    remove: () => rm(folder, { recursive: true, force: true }),
   };
 }
 

@@ -21,7 +21,7 @@ import {
   connections, createThenPoll, durationSeconds, echoCreateBody, load, loadChild, median, percentile, root, roundCount, waitUntilTerminal, warm, warmupSeconds,
   type CpuShare, type Measured,
 } from './bench-kit.js';
-import { monotonicMicroseconds, readProfileFrom, summarizeProfile, tsxSourceLines, type ProfileSummary } from './cpu-profile.js';
+import { monotonicMicroseconds, ownCompileCache, readProfileFrom, summarizeProfile, type ProfileSummary } from './cpu-profile.js';
 import { startEmbeddedGateway, type EmbeddedGateway } from './embedded-gateway.js';
 import { benchSections } from './sections/index.js';
 
@@ -259,8 +259,9 @@ async function profiled(kind: 'create' | 'poll'): Promise<ProfileSummary> {
   const kept = process.env.BENCH_PROFILE_DIR ? join(process.env.BENCH_PROFILE_DIR, kind) : undefined;
   const folder = kept ?? (await mkdtemp(join(tmpdir(), 'mediagate-cpu-prof-')));
   if (kept) await mkdir(kept, { recursive: true });
+  const compileCache = await ownCompileCache();
   try {
-    const target = await startEmbeddedGateway({}, ['--cpu-prof', '--cpu-prof-dir', folder]);
+    const target = await startEmbeddedGateway(compileCache.env, ['--cpu-prof', '--cpu-prof-dir', folder]);
     const { pid } = target;
     let window!: { fromUs: number; toUs: number };
     try {
@@ -281,8 +282,9 @@ async function profiled(kind: 'create' | 'poll'): Promise<ProfileSummary> {
       // The profile is written as the server exits.
       await target.stop();
     }
-    return summarizeProfile(await readProfileFrom(folder, pid), root, { window, limit: 10, sourceLines: await tsxSourceLines() });
+    return summarizeProfile(await readProfileFrom(folder, pid), root, { window, limit: 10, sourceLines: await compileCache.sourceLines() });
   } finally {
+    await compileCache.remove();
     if (!kept) await rm(folder, { recursive: true, force: true });
   }
 }

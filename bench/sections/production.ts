@@ -13,7 +13,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { connections, cpuPerCreate, durationSeconds, echoCreateBody, median, medianRange, pidsOf, root, roundCount, warmupSeconds } from '../bench-kit.js';
-import { readProfileFrom, summarizeProfile, tsxSourceLines, type ProfileSummary } from '../cpu-profile.js';
+import { ownCompileCache, readProfileFrom, summarizeProfile, type ProfileSummary } from '../cpu-profile.js';
 import { readStatementCounts, perUnit, type StatementCounts } from '../mysql-statements.js';
 import { mariaDbCommitFloor, rabbitMqJobFloor, type Floor } from '../production-floors.js';
 import type { BenchSection } from './index.js';
@@ -169,6 +169,8 @@ async function measure(): Promise<Measurement> {
   const { ProcessTopology } = await import('../../test/support/process-topology.js');
   const unavailable = { skip: () => { throw new Error('MariaDB and RabbitMQ are needed for the production scenario'); } } as unknown as Mocha.Context;
   const profileDir = profiling ? await mkdtemp(join(tmpdir(), 'mediagate-prod-profile-')) : undefined;
+  // The two profiled processes compile in one cache of their own (and the same modes), read back for their lines.
+  const compileCache = profiling ? await ownCompileCache() : undefined;
   const topology = await ProcessTopology.create(unavailable, {
     MEDIAGATE_ENV: 'production',
     // production.yaml binds 0.0.0.0 (a container's address), which requires a public URL; the bench's clients are local.
@@ -184,8 +186,8 @@ async function measure(): Promise<Measurement> {
     const [single] = await topology.createAccounts(1, 1_000_000_000);
     const many = await topology.createAccounts(accountCount, 1_000_000_000);
     const profiled = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-    const apis = [await topology.start('api', undefined, {}, profiled), await topology.start('api')];
-    const workers = [await topology.start('worker', undefined, {}, profiled), await topology.start('worker')];
+    const apis = [await topology.start('api', undefined, compileCache?.env, profiled), await topology.start('api')];
+    const workers = [await topology.start('worker', undefined, compileCache?.env, profiled), await topology.start('worker')];
     const components: Components = [
       { name: 'API processes (2)', pids: apis.map((api) => api.child.pid!) },
       { name: 'worker processes (2)', pids: workers.map((worker) => worker.child.pid!) },
@@ -218,7 +220,7 @@ async function measure(): Promise<Measurement> {
     if (profileDir) {
       await topology.terminate(apis[0]);
       await topology.terminate(workers[0]);
-      const sourceLines = await tsxSourceLines();
+      const sourceLines = await compileCache!.sourceLines();
       for (const [name, process] of [['API process', apis[0]], ['worker process', workers[0]]] as const) {
         measurement.profiles.push({ name, summary: summarizeProfile(await readProfileFrom(profileDir, process.child.pid!), root, { limit: 15, sourceLines }) });
       }
@@ -237,6 +239,7 @@ async function measure(): Promise<Measurement> {
   } finally {
     await topology.stop();
     if (profileDir) await rm(profileDir, { recursive: true, force: true });
+    await compileCache?.remove();
   }
 }
 
