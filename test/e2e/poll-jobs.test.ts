@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { RequestFinisher, Sweeper } from '../../src/kernel/lifecycle/index.js';
-import { MemoryQueue, type Job, type JobQueue } from '../../src/kernel/queue/index.js';
+import { MemoryQueue, type ChangeNotices, type Job, type JobQueue } from '../../src/kernel/queue/index.js';
 import { withFixtures } from '../support/fixtures.js';
 import { paidRequestRow } from '../support/request-rows.js';
 import { startTestService, type TestService } from '../support/test-service.js';
@@ -53,6 +53,39 @@ describe('poll jobs and the sweeper', () => {
     await worker.handle({ requestId: id, poll: 3 });
     const after = await requests.get(id);
     expect([after!.status, after!.output]).to.deep.equal(['succeeded', { status: 'succeeded', echo: 'polled', task_id: 'scripted_task', provider: 'scripted' }]);
+  });
+
+  it('tells waiters of a poll only when it changed what a client sees: new progress, not a vendor saying `pending` again', async () => {
+    const { worker, requests } = service.service.gateway;
+    // The worker's change notices, as its finisher and the waiters share them (the gateway does not expose the feed).
+    const changes = (worker as unknown as { deps: { changes: ChangeNotices } }).deps.changes;
+    const announce = changes.announce;
+    const announced: string[] = [];
+    changes.announce = (id) => {
+      announced.push(id);
+      announce.call(changes, id);
+    };
+    // Tasks that stay pending for the whole test (the service keeps polling them every 20 ms, as the manifest says).
+    const pendingTask = (taskId: string, script: Record<string, unknown>) =>
+      JSON.stringify({ taskId, state: { polls_left: 10_000, script, message: 'still rendering' } });
+    try {
+      const quiet = await requestRow({ ...waitingForPoll('scripted_quiet', Date.now() + 60_000), task: pendingTask('scripted_quiet', { no_progress: true }) });
+      const moving = await requestRow({ ...waitingForPoll('scripted_moving', Date.now() + 60_000), task: pendingTask('scripted_moving', {}) });
+      const quietBefore = await requests.get(quiet);
+
+      await worker.handle({ requestId: quiet, poll: 3 });
+      await worker.handle({ requestId: moving, poll: 3 });
+
+      const [quietAfter, movingAfter] = [await requests.get(quiet), await requests.get(moving)];
+      // Both were polled and rescheduled; only the one whose answer showed progress changed its output, and its tag.
+      expect([quietAfter!.pollCount, movingAfter!.pollCount]).to.deep.equal([4, 4]);
+      expect(quietAfter!.output).to.deep.equal(quietBefore!.output);
+      expect(movingAfter!.output).to.have.property('progress');
+      expect(announced).to.include(moving);
+      expect(announced).to.not.include(quiet);
+    } finally {
+      changes.announce = announce;
+    }
   });
 
   it('leaves requests that may be waiting in a queue backlog alone, and repairs what cannot be: long overdue, dead workers', async () => {

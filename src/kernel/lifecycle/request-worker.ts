@@ -6,6 +6,7 @@
  *   task stored  -> claim the due poll, ask the provider for status, finish or schedule the next poll.
  * The worker never sleeps holding a request: waiting is a delayed job and a released lease.
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
 import { pollingFor, type OperationDefinition, type OperationRegistry } from '../manifests/index.js';
 import type { JsonObject, ProviderTask, RoutedModel, StartResult } from '../plugin-sdk/index.js';
@@ -250,7 +251,10 @@ export class RequestWorker {
     const now = this.deps.clock.now();
     // A conditional update of this worker's own row: retrying one that hit a deadlock is safe.
     if (!(await withTransientRetry(() => this.deps.requests.recordTask(request.id, this.deps.workerId, { provider, task, output, nextCheckAtMs: now + delay, pollCount })))) return;
-    this.deps.changes?.announce(request.id);
+    // After a poll, `request` is the row its claim read: the same output means nothing a client sees changed (its
+    // state tag is the same), so no waiter is told; most polls of a vendor that reports no progress are such. After a
+    // start it is the worker's own copy, whose output may not be written yet (start_record_after_ms): always told.
+    if (pollCount === 0 || !isDeepStrictEqual(output, request.output)) this.deps.changes?.announce(request.id);
     await this.deps.queue.publish(withTraceparent({ requestId: request.id, poll: pollCount }, request.traceContext ?? undefined), { delayMs: delay });
   }
 
