@@ -45,13 +45,16 @@ export function monotonicMicroseconds(): number {
 /** Maps a position in the code that ran back to its TypeScript source; undefined where it cannot. */
 export type SourceLines = (path: string, line: number, column: number) => number | undefined;
 
+/** Where tsx keeps its compile cache under a temporary folder (`TMPDIR`). */
+const tsxCacheIn = (temporaryFolder: string): string => join(temporaryFolder, `tsx-${process.getuid?.() ?? 0}`);
+
 /**
  * tsx compiles our TypeScript with whitespace minified, so every function of a file sits on the code's line 1; its
  * cache (`<tmpdir>/tsx-<uid>`, one JSON `{code, map}` per compiled file) keeps the source maps, which give the
  * TypeScript line back. The newest entry of a file is the one the profiled server ran when the cache is its own
  * (ownCompileCache).
  */
-export async function tsxSourceLines(cacheDirectory = join(tmpdir(), `tsx-${process.getuid?.() ?? 0}`)): Promise<SourceLines> {
+export async function tsxSourceLines(cacheDirectory = tsxCacheIn(tmpdir())): Promise<SourceLines> {
   const newest = new Map<string, { mtimeMs: number; map: SourceMapPayload }>();
   const names = await readdir(cacheDirectory).catch(() => [] as string[]);
   for (const name of names) {
@@ -95,7 +98,7 @@ export async function ownCompileCache(): Promise<CompileCache> {
   const folder = await mkdtemp(join(tmpdir(), 'mediagate-profiled-'));
   return {
     env: { TMPDIR: folder },
-    sourceLines: () => tsxSourceLines(join(folder, `tsx-${process.getuid?.() ?? 0}`)),
+    sourceLines: () => tsxSourceLines(tsxCacheIn(folder)),
     remove: () => rm(folder, { recursive: true, force: true }),
   };
 }
