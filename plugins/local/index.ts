@@ -9,7 +9,7 @@
  * `input`, and in the fields its manifest has for it (`requested_model`, `requested_provider`).
  */
 import { definePlugin, MediaToolError } from '../../src/kernel/plugin-sdk/index.js';
-import { localConfigSchema, PROVIDER_ID, type LocalConfig, type LocalHandler } from './local-config.js';
+import { localConfigSchema, PROVIDER_ID, resolveLocalConfig, type LocalConfig, type LocalHandler } from './local-config.js';
 import { imageEdit } from './operations/image-edit.js';
 import { imageGenerate } from './operations/image-generate.js';
 import { lipsyncGenerate } from './operations/lipsync-generate.js';
@@ -28,7 +28,8 @@ import { threeDModelGenerate } from './operations/three-d-model.js';
 import { videoExtend } from './operations/video-extend.js';
 import { videoGenerate } from './operations/video-generate.js';
 import { videoUpscale } from './operations/video-upscale.js';
-import { RENDERERS } from './renderers.js';
+import { renderSlotsFor } from './render-slots.js';
+import { RENDERERS, TEXT_RENDERERS } from './renderers.js';
 
 export type { LocalConfig } from './local-config.js';
 
@@ -67,7 +68,8 @@ export default definePlugin<LocalConfig>({
 /**
  * Wraps every handler so that (1) it is handed a route whose `publicName` — what `output.model` says — is its
  * renderer's name (renderers.ts), while `route.model` and `route.vendorModel` still say what the client routed
- * to; and (2) its failures are logged with their cause: the error a client reads carries a safe message, and
+ * to; (2) a media render waits for one of the process's render slots (render-slots.ts), while a text-only
+ * operation, made in microseconds, never queues behind a video; and (3) its failures are logged with their cause: the error a client reads carries a safe message, and
  * what ffmpeg, ffprobe or sharp said (with scratch paths) is on its `cause`, logged here once with the request id.
  */
 function served(handlers: Record<string, LocalHandler>): Record<string, LocalHandler> {
@@ -76,11 +78,14 @@ function served(handlers: Record<string, LocalHandler>): Record<string, LocalHan
       const renderer = RENDERERS[operation];
       // At load, not at the first request: an operation without a renderer name would answer with the vendor's.
       if (!renderer) throw new Error(`local plugin: no renderer name for ${operation} in renderers.ts`);
+      const rendersMedia = !TEXT_RENDERERS.has(renderer);
       const wrapped: LocalHandler = {
         ...handler,
         async start(input, ctx, route) {
+          const render = () => handler.start(input, ctx, { ...route, publicName: renderer });
           try {
-            return await handler.start(input, ctx, { ...route, publicName: renderer });
+            if (!rendersMedia) return await render();
+            return await renderSlotsFor(ctx.config, resolveLocalConfig(ctx.config).renders).run(ctx.signal, render);
           } catch (error) {
             // An aborted render (timeout, shutdown, the client's cancel) has nothing of the media to tell.
             if (error instanceof Error && error.cause !== undefined && !ctx.signal.aborted) {

@@ -22,6 +22,11 @@ export interface LocalConfig {
    * lasts as long as the gateway's data (an OS temporary folder may be emptied under it at the next boot).
    */
   libraryDir?: string;
+  /**
+   * Renders (every operation but the text-only prompt ones) that run at once in one process (render-slots.ts); the
+   * worker's `concurrency` may be higher, its other starts then wait for a slot.
+   */
+  renders?: number;
 }
 
 export interface ResolvedLocalConfig {
@@ -29,10 +34,12 @@ export interface ResolvedLocalConfig {
   videoFps: number;
   /** Undefined: the plugin's state folder. */
   libraryDir?: string;
+  renders: number;
 }
 
 export const DEFAULT_MAX_INPUT_BYTES = 100 * 1024 * 1024;
 export const DEFAULT_VIDEO_FPS = 12;
+export const DEFAULT_RENDERS = 2;
 
 export const localConfigSchema: JsonSchema = {
   type: 'object',
@@ -42,6 +49,7 @@ export const localConfigSchema: JsonSchema = {
     maxInputBytes: { type: 'integer', minimum: 1024, default: DEFAULT_MAX_INPUT_BYTES },
     videoFps: { type: 'integer', minimum: 1, maximum: 60, default: DEFAULT_VIDEO_FPS },
     libraryDir: { type: 'string', minLength: 1 },
+    renders: { type: 'integer', minimum: 1, default: DEFAULT_RENDERS },
   },
 };
 
@@ -51,6 +59,7 @@ export function resolveLocalConfig(config: LocalConfig | undefined): ResolvedLoc
     maxInputBytes: config?.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES,
     videoFps: config?.videoFps ?? DEFAULT_VIDEO_FPS,
     libraryDir: config?.libraryDir,
+    renders: config?.renders ?? DEFAULT_RENDERS,
   };
 }
 

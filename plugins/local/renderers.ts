@@ -26,3 +26,6 @@ export const RENDERERS: Readonly<Record<string, string>> = {
   'prompt.enhance.variant': 'local-prompt-template',
   'video.extend': 'local-video',
 };
+
+/** Renderers that only write text: their operations take no render slot (render-slots.ts). */
+export const TEXT_RENDERERS: ReadonlySet<string> = new Set(['local-prompt-template']);

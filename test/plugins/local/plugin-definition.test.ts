@@ -21,6 +21,7 @@ describe('local plugin: definition', () => {
         maxInputBytes: { type: 'integer', minimum: 1024, default: 104857600 },
         videoFps: { type: 'integer', minimum: 1, maximum: 60, default: 12 },
         libraryDir: { type: 'string', minLength: 1 },
+        renders: { type: 'integer', minimum: 1, default: 2 },
       },
     });
   });
