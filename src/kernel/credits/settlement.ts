@@ -26,5 +26,7 @@ export function settleOutput(rule: CreditRule, quote: Quote, reported: JsonObjec
   if (!rule.settle) return { output };
   // The stored input stays until retention, which only touches finished requests; without it nothing can be re-priced.
   const exactCost = quote.input ? settlePrice(rule, quote.input, read.usage) : undefined;
-  return { output: { ...output, exact_cost_credits: exactCost ?? quote.billableCredits }, exactCost };
+  // `output` is this function's own copy (the rest above): set in place, not spread again (see toRequestRecord on spreads).
+  output.exact_cost_credits = exactCost ?? quote.billableCredits;
+  return { output, exactCost };
 }

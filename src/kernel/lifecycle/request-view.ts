@@ -86,5 +86,6 @@ export function toRequestDetail(record: RequestViewRecord, ledger: readonly Ledg
     .map((entry) => ({ kind: entry.kind, amount: entry.amount, note: entry.note ?? null, atMs: entry.atMs }));
   const charged = entries.reduce((sum, entry) => (entry.amount < 0 ? sum - entry.amount : sum), 0);
   const refunded = entries.reduce((sum, entry) => (entry.amount > 0 ? sum + entry.amount : sum), 0);
-  return { ...toRequestObject(record, publicUrl, pollAfterMs), credits: { charged, refunded, net: charged - refunded, entries } };
+  // Object.assign, not `{ ...object, credits }`: see toRequestRecord (store/row-mapping.ts) on Node 20's spreads.
+  return Object.assign(toRequestObject(record, publicUrl, pollAfterMs), { credits: { charged, refunded, net: charged - refunded, entries } });
 }

@@ -32,7 +32,8 @@ function unconfirmedMessage(provider: string, reason: string): string {
  * prompt rewriting does): a client must always be able to tell a vendor's media from the offline provider's.
  */
 function servedBy(output: JsonObject, provider: string): JsonObject {
-  return { ...output, provider };
+  // Not `{ ...output, provider }`: a property added after a spread is slow on Node 20 (see toRequestRecord).
+  return Object.assign({}, output, { provider });
 }
 
 export interface WorkerDeps extends ProviderCallDeps {

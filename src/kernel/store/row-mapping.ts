@@ -7,22 +7,26 @@ const num = (value: unknown): number => (typeof value === 'number' ? value : Num
 const numOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : num(value));
 const jsonOrNull = <T>(value: unknown): T | null => (value === null || value === undefined ? null : (JSON.parse(String(value)) as T));
 
+/**
+ * The view's fields plus the worker's: `Object.assign` onto the view rather than `{ ...view, accountId, ... }`. On
+ * Node 20 (V8 11.3) a literal that adds properties after a spread takes a slow path, about 1.5 µs per property
+ * added: 20 µs for this record, read at every claim (0.6 µs this way; Node 22 and 24 are fast either way).
+ */
 export function toRequestRecord(row: Row): RequestRecord {
-  return {
-    ...toRequestViewRecord(row),
+  return Object.assign(toRequestViewRecord(row), {
     accountId: String(row.account_id),
     apiKeyId: String(row.api_key_id),
     model: String(row.model),
     webhookUrl: (row.webhook_url as string | null) ?? null,
     provider: (row.provider as string | null) ?? null,
-    task: jsonOrNull(row.task),
+    task: jsonOrNull<RequestRecord['task']>(row.task),
     attempts: num(row.attempts),
     pollCount: num(row.poll_count),
     leaseOwner: (row.lease_owner as string | null) ?? null,
     leaseExpiresAtMs: numOrNull(row.lease_expires_at_ms),
     nextCheckAtMs: numOrNull(row.next_check_at_ms),
     traceContext: (row.trace_context as string | null) ?? null,
-  };
+  });
 }
 
 /** The columns a request's view needs (RequestViewRecord), in SELECT-list form. */
