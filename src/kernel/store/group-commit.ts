@@ -48,6 +48,11 @@ export class GroupCommit {
     return this.batcher.submit({ run: (tx) => tx.run(sql, params), single: true }) as Promise<{ changes: number }>;
   }
 
+  /** One statement that answers a row (`UPDATE ... RETURNING`), batched like `statement`. */
+  statementReturning<Row>(sql: string, params: unknown[]): Promise<Row | undefined> {
+    return this.batcher.submit({ run: (tx) => tx.first<Row>(sql, params), single: true }) as Promise<Row | undefined>;
+  }
+
   /** Resolves when nothing is queued or running. */
   idle(): Promise<void> {
     return this.batcher.idle();

@@ -18,6 +18,10 @@ const claimSql = (taskCondition: 'NULL' | 'NOT NULL') => `UPDATE requests
     AND (status = 'queued' OR (status = 'processing' AND (lease_owner IS NULL OR lease_expires_at_ms < ?)))`;
 const claimSqlByPhase = { start: claimSql('NULL'), poll: claimSql('NOT NULL') };
 const claimPollNumberSql = `${claimSqlByPhase.poll} AND poll_count = ?`;
+/** The claims that answer the claimed row themselves, where the dialect can (SqlDatabase.updateReturning). */
+const returningRow = (sql: string) => `${sql} RETURNING *`;
+const claimReturningSqlByPhase = { start: returningRow(claimSqlByPhase.start), poll: returningRow(claimSqlByPhase.poll) };
+const claimPollNumberReturningSql = returningRow(claimPollNumberSql);
 
 const backlogSummarySql = `SELECT status, provider, COUNT(*) AS requests, COUNT(task) AS vendor_tasks, MIN(created_at_ms) AS oldest_created_at_ms
   FROM requests WHERE status IN ('queued', 'processing') GROUP BY status, provider`;
@@ -166,7 +170,13 @@ export class RequestStore {
   async claim(id: string, worker: string, nowMs: number, leaseMs: number, phase: 'start' | 'poll', pollCount?: number): Promise<RequestRecord | undefined> {
     const params = [nowMs, worker, nowMs + leaseMs, phase === 'start' ? 1 : 0, id, nowMs];
     const pinned = phase === 'poll' && pollCount !== undefined;
-    const { changes } = await this.db.run(pinned ? claimPollNumberSql : claimSqlByPhase[phase], pinned ? [...params, pollCount] : params);
+    const args = pinned ? [...params, pollCount] : params;
+    // One statement where the dialect returns the updated row (SQLite), else the UPDATE and a read of the row.
+    if (this.db.updateReturning) {
+      const row = await this.db.updateReturning(pinned ? claimPollNumberReturningSql : claimReturningSqlByPhase[phase], args);
+      return row ? toRequestRecord(row) : undefined;
+    }
+    const { changes } = await this.db.run(pinned ? claimPollNumberSql : claimSqlByPhase[phase], args);
     return changes === 1 ? this.get(id) : undefined;
   }
 

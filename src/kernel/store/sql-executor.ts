@@ -14,6 +14,12 @@ export interface SqlExecutor {
 
 export interface SqlDatabase extends SqlExecutor {
   /**
+   * One `UPDATE ... RETURNING` (group-committed like `run`), answered with the updated row once committed, or
+   * undefined when it matched none: a write and its read in one statement. Only where the dialect has RETURNING on
+   * UPDATE (SQLite; MariaDB has it only on INSERT and DELETE): callers fall back to the UPDATE and a read.
+   */
+  updateReturning?<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row | undefined>;
+  /**
    * Runs `work` in one transaction: committed when it resolves, rolled back when it throws. Inside `work`,
    * use only the `tx` it is given: the database itself waits for the transaction to end (it would deadlock).
    */

@@ -83,6 +83,11 @@ export class SqliteExecutor implements SqlDatabase {
     return this.groupCommit.transaction(work);
   }
 
+  /** SQLite has RETURNING on UPDATE since 3.35: the row comes back from the batch, with no read after the commit. */
+  updateReturning<Row>(sql: string, params: unknown[] = []): Promise<Row | undefined> {
+    return this.groupCommit.statementReturning<Row>(sql, params);
+  }
+
   /** The WAL size, in pages, at which this connection checkpoints by itself. */
   walAutocheckpointPages(): number {
     return this.connection.pragma('wal_autocheckpoint', { simple: true }) as number;

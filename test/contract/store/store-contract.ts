@@ -71,6 +71,8 @@ export function describeStoreContract(name: string, open: (context: Mocha.Contex
       const winners = results.filter(Boolean);
       expect(winners).to.have.length(1);
       expect(winners[0]!).to.include({ status: 'processing', attempts: 1, startedAtMs: now });
+      // The claimed record is the row as committed (on SQLite the UPDATE's own RETURNING row, elsewhere a read).
+      expect(winners[0]).to.deep.equal(await requests.get(id));
     });
 
     it('claims by phase: a start never claims a request that has a task, a poll only one that has', async () => {
