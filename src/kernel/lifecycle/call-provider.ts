@@ -18,7 +18,8 @@ import { ProviderError, createVendorHttp } from '../plugin-sdk/index.js';
 import type { GuardedFetch } from '../plugin-sdk/guarded-fetch.js';
 import type { LoadedPlugin } from '../plugins/index.js';
 import type { GatewayMetrics, ProviderCallKind, ProviderCallOutcome } from '../observability/metrics.js';
-import { cancelledMessage } from './running-starts.js';
+import { cancelledMessage, type ClientCancel } from './running-starts.js';
+import { LazyAbort } from './lazy-abort.js';
 
 export interface ProviderCallDeps {
   blobs: BlobStore;
@@ -56,20 +57,18 @@ export async function callProvider<T>(
      * The client's cancel (running-starts.ts): aborts the call like a timeout does, but the call then fails for
      * good with the cancel's message instead of being retried or handed to the next provider.
      */
-    cancelSignal?: AbortSignal;
+    cancel?: ClientCancel;
   },
   invoke: (context: PluginContext) => Promise<T>,
 ): Promise<T> {
-  const abort = new AbortController();
+  const abort = new LazyAbort();
   const startedAt = performance.now();
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
     abort.abort(new Error('provider call timed out'));
   }, call.timeoutMs);
-  const onCancel = (): void => abort.abort(call.cancelSignal?.reason);
-  if (call.cancelSignal?.aborted) onCancel();
-  else call.cancelSignal?.addEventListener('abort', onCancel, { once: true });
+  const stopListening = call.cancel?.listen((reason) => abort.abort(reason));
   const scratchDirs: string[] = [];
   const provider = loaded.plugin.id;
   let submissionAccepted = false;
@@ -78,16 +77,23 @@ export async function callProvider<T>(
     accepted: () => void (submissionAccepted = true),
   };
   let childLog: Logger | undefined;
+  let blobs: PluginContext['blobs'] | undefined;
   const context: PluginContext = {
     requestId: call.requestId,
     operation: call.operation,
     config: loaded.config,
-    blobs: createRequestBlobs({ store: deps.blobs, publicUrl: deps.publicUrl, requestId: call.requestId, provider, signal: abort.signal, outbound: deps.outbound }),
+    // Made on first use, like the logger: a status poll or an instant job never stores a file, and the dozen
+    // closures of a request's blob access are a measurable share of such a call.
+    get blobs() {
+      return (blobs ??= createRequestBlobs({ store: deps.blobs, publicUrl: deps.publicUrl, requestId: call.requestId, provider, signal: abort.signal, outbound: deps.outbound }));
+    },
     // Made when the plugin first logs: most calls never do, and a child logger costs microseconds to make.
     get log() {
       return (childLog ??= deps.log.child({ requestId: call.requestId, provider }));
     },
-    signal: abort.signal,
+    get signal() {
+      return abort.signal;
+    },
     http: (options) => createVendorHttp(options, abort.signal, deps.retrySleep, hooks),
     clock: deps.clock,
     async scratchDir() {
@@ -108,7 +114,7 @@ export async function callProvider<T>(
     try {
       return await invoke(context);
     } catch (error) {
-      throw call.cancelSignal?.aborted ? cancelled() : error;
+      throw call.cancel?.reason !== undefined ? cancelled() : error;
     }
   };
   const count = (outcome: ProviderCallOutcome) => deps.metrics?.providerCall(provider, call.kind ?? 'start', outcome, (performance.now() - startedAt) / 1000);
@@ -117,7 +123,7 @@ export async function callProvider<T>(
     count('ok');
     return result;
   } catch (error) {
-    if (call.cancelSignal?.aborted) {
+    if (call.cancel?.reason !== undefined) {
       count('cancelled');
       throw cancelled();
     }
@@ -129,8 +135,8 @@ export async function callProvider<T>(
     throw failure;
   } finally {
     clearTimeout(timer);
-    call.cancelSignal?.removeEventListener('abort', onCancel);
-    if (!abort.signal.aborted) abort.abort(callFinished);
+    stopListening?.();
+    abort.abort(callFinished);
     await Promise.all(scratchDirs.map((dir) => rm(dir, { recursive: true, force: true })));
   }
 }

@@ -20,7 +20,7 @@ import { nextCheckDelay } from './backoff.js';
 import { callProvider, type ProviderCallDeps } from './call-provider.js';
 import type { RequestFinisher } from './finish-request.js';
 import type { LifecycleSettings } from './lifecycle-settings.js';
-import { trackStart } from './running-starts.js';
+import { trackStart, type ClientCancel } from './running-starts.js';
 
 /** The errorMessage of a request whose submission was neither confirmed nor found at the vendor. */
 function unconfirmedMessage(provider: string, reason: string): string {
@@ -115,7 +115,7 @@ export class RequestWorker {
             running.submitting();
             return this.recordSubmission(request, candidate.plugin.id, startRecord.takeUnwritten());
           },
-          cancelSignal: running.signal,
+          cancel: running,
         });
         if (candidate !== candidates[0]) this.deps.metrics?.providerFallback(request.operation, candidates[0].plugin.id, candidate.plugin.id);
         return this.settleStart(attempt, definition, candidate.plugin.id, route, result);
@@ -283,7 +283,7 @@ export class RequestWorker {
     loaded: LoadedPlugin,
     route: RoutedModel,
     invoke: Parameters<typeof callProvider<T>>[3],
-    start: { beforeSubmission?: () => Promise<void>; cancelSignal?: AbortSignal } = {},
+    start: { beforeSubmission?: () => Promise<void>; cancel?: ClientCancel } = {},
   ): Promise<T> {
     const { requests, settings, clock, workerId, log } = this.deps;
     const heartbeat = setInterval(() => {

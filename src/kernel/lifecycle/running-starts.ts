@@ -12,9 +12,18 @@
 /** The errorMessage of a cancelled request, whether the canceller or the stopped start failed it. */
 export const cancelledMessage = 'the request was cancelled by the client';
 
-export interface RunningStart {
-  /** Aborted when the client cancels the request while the start may still be stopped. */
-  readonly signal: AbortSignal;
+/**
+ * A client's cancel as a provider call listens to it (call-provider.ts). Not an AbortSignal: every start would make
+ * one (an EventTarget, measurable per instant job on Node 20), and a cancel is rare.
+ */
+export interface ClientCancel {
+  /** The cancel's reason once the client cancelled (while the start could still be stopped). */
+  readonly reason: Error | undefined;
+  /** Calls `listener` at the cancel, or at once if it came already; returns what stops listening. */
+  listen(listener: (reason: Error) => void): () => void;
+}
+
+export interface RunningStart extends ClientCancel {
   /** Called before a vendor submission leaves: from then on a cancel no longer stops this start. */
   submitting(): void;
   /** Called when the start is over, however it ended. */
@@ -22,7 +31,8 @@ export interface RunningStart {
 }
 
 interface Entry {
-  controller: AbortController;
+  reason?: Error;
+  listener?: (reason: Error) => void;
   submitting: boolean;
 }
 
@@ -30,12 +40,19 @@ interface Entry {
 const running = new Map<string, Set<Entry>>();
 
 export function trackStart(requestId: string): RunningStart {
-  const entry: Entry = { controller: new AbortController(), submitting: false };
+  const entry: Entry = { submitting: false };
   const entries = running.get(requestId) ?? new Set<Entry>();
   entries.add(entry);
   running.set(requestId, entries);
   return {
-    signal: entry.controller.signal,
+    get reason() {
+      return entry.reason;
+    },
+    listen(listener) {
+      if (entry.reason) listener(entry.reason);
+      else entry.listener = listener;
+      return () => void (entry.listener = undefined);
+    },
     submitting: () => void (entry.submitting = true),
     end() {
       entries.delete(entry);
@@ -48,8 +65,9 @@ export function trackStart(requestId: string): RunningStart {
 export function stopStart(requestId: string): boolean {
   let stopped = false;
   for (const entry of running.get(requestId) ?? []) {
-    if (entry.submitting || entry.controller.signal.aborted) continue;
-    entry.controller.abort(new Error(cancelledMessage));
+    if (entry.submitting || entry.reason) continue;
+    entry.reason = new Error(cancelledMessage);
+    entry.listener?.(entry.reason);
     stopped = true;
   }
   return stopped;
