@@ -19,7 +19,10 @@ export const cancelledMessage = 'the request was cancelled by the client';
 export interface ClientCancel {
   /** The cancel's reason once the client cancelled (while the start could still be stopped). */
   readonly reason: Error | undefined;
-  /** Calls `listener` at the cancel, or at once if it came already; returns what stops listening. */
+  /**
+   * Calls `listener` at the cancel, or at once if it came already; returns what stops listening. One listener at a
+   * time: the provider call under way (a start tries its providers one after another).
+   */
   listen(listener: (reason: Error) => void): () => void;
 }
 
