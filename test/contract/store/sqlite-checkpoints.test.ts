@@ -70,7 +70,11 @@ describe('SQLite background WAL checkpoints', function () {
         await Promise.all(Array.from({ length: 50 }, () => executor.run('INSERT INTO blobs (body) VALUES (?)', [body])));
         largest = Math.max(largest, await sizeOf(`${filename}-wal`));
       }
-      expect(largest, 'the WAL never held much more than the backstop').to.be.below(2 * 2000 * pageSize);
+      // Bounded, not exact: the serving connection checkpoints at the backstop, but while the thread's checkpoint holds
+      // the WAL it cannot start over, and a round's 2 MB batch lands on top (seen once at 4,045 pages on a slow day).
+      // Without the backstop the WAL would hold all 40 MB.
+      const round = 50 * body.length;
+      expect(largest, 'the WAL never held much more than the backstop').to.be.below(2 * 2000 * pageSize + round);
       expect(await sizeOf(filename), 'everything reached the database file').to.be.above(30 * 1024 * 1024);
     } finally {
       await executor.close();
