@@ -38,15 +38,23 @@ export async function startService(settings: Settings, options: GatewayOptions &
   }
   let server: Server | undefined;
   let url = '';
-  if (role !== 'worker') {
-    // The MCP knowledge registry is built before listening: a bad knowledge file or a foreign checkout link
-    // stops the start instead of surfacing on the first tool call.
-    await knowledgeFor(gateway);
-    ({ server, url } = await listen(createHttpApp(gateway, role), settings));
-  } else if (settings.worker.health_port > 0) {
-    ({ server, url } = await listen(createWorkerHealthApp(gateway), settings, settings.worker.health_port));
+  let metrics: { server: Server; url: string } | undefined;
+  try {
+    if (role !== 'worker') {
+      // The MCP knowledge registry is built before listening: a bad knowledge file or a foreign checkout link
+      // stops the start instead of surfacing on the first tool call.
+      await knowledgeFor(gateway);
+      ({ server, url } = await listen(createHttpApp(gateway, role), settings));
+    } else if (settings.worker.health_port > 0) {
+      ({ server, url } = await listen(createWorkerHealthApp(gateway), settings, settings.worker.health_port));
+    }
+    metrics = settings.metrics.port > 0 ? await listen(createMetricsApp(gateway), settings, settings.metrics.port) : undefined;
+  } catch (error) {
+    // A port already taken (EADDRINUSE): nothing is served, so nothing stays open either (the store, the queue).
+    server?.close();
+    await gateway.close();
+    throw error;
   }
-  const metrics = settings.metrics.port > 0 ? await listen(createMetricsApp(gateway), settings, settings.metrics.port) : undefined;
   const servers = [server, metrics?.server].filter((item): item is Server => item !== undefined);
   if (role !== 'api') await gateway.startWorking();
   let stopping: Promise<void> | undefined;

@@ -36,18 +36,29 @@ export interface TestServiceOptions {
 
 export async function startTestService(overrides: DeepPartial<Settings> = {}, options: TestServiceOptions = {}): Promise<TestService> {
   const dataDir = await mkdtemp(join(tmpdir(), 'mediagate-test-'));
-  const port = await freePort();
-  const settings = loadSettings({
-    env: options.env ?? {},
-    overrides: {
-      ...overrides,
-      server: { host: '127.0.0.1', port, public_url: '', ...overrides.server },
-      data_dir: dataDir,
-      log: { level: 'silent' },
-      worker: { sweep_interval_ms: 200, requeue_after_ms: 1000, retry_after_ms: 200, ...overrides.worker },
-    },
-  });
-  const service = await startService(settings, { log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), clock: options.clock });
+  const settingsOn = (port: number) =>
+    loadSettings({
+      env: options.env ?? {},
+      overrides: {
+        ...overrides,
+        server: { host: '127.0.0.1', port, public_url: '', ...overrides.server },
+        data_dir: dataDir,
+        log: { level: 'silent' },
+        worker: { sweep_interval_ms: 200, requeue_after_ms: 1000, retry_after_ms: 200, ...overrides.worker },
+      },
+    });
+  // The port is picked before the service starts (its public URL names it), so another process, or an outgoing
+  // connection's ephemeral port, may take it in between: then the start is tried again on another free port.
+  let service: RunningService | undefined;
+  let settings!: Settings;
+  for (let attempt = 1; !service; attempt += 1) {
+    settings = settingsOn(await freePort());
+    try {
+      service = await startService(settings, { log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), clock: options.clock });
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'EADDRINUSE' || attempt >= 5) throw error;
+    }
+  }
   const url = service.url;
 
   const api: TestService['api'] = async (method, path, options = {}) => {
