@@ -9,7 +9,7 @@
  * `input`, and in the fields its manifest has for it (`requested_model`, `requested_provider`).
  */
 import { definePlugin, MediaToolError } from '../../src/kernel/plugin-sdk/index.js';
-import { localConfigSchema, PROVIDER_ID, resolveLocalConfig, type LocalConfig, type LocalHandler } from './local-config.js';
+import { localConfigSchema, PROVIDER_ID, type LocalConfig, type LocalHandler } from './local-config.js';
 import { imageEdit } from './operations/image-edit.js';
 import { imageGenerate } from './operations/image-generate.js';
 import { lipsyncGenerate } from './operations/lipsync-generate.js';
@@ -85,7 +85,7 @@ function served(handlers: Record<string, LocalHandler>): Record<string, LocalHan
           const render = () => handler.start(input, ctx, { ...route, publicName: renderer });
           try {
             if (!rendersMedia) return await render();
-            return await renderSlotsFor(ctx.config, resolveLocalConfig(ctx.config).renders).run(ctx.signal, render);
+            return await renderSlotsFor(ctx.config).run(ctx.signal, render);
           } catch (error) {
             // An aborted render (timeout, shutdown, the client's cancel) has nothing of the media to tell.
             if (error instanceof Error && error.cause !== undefined && !ctx.signal.aborted) {

@@ -8,8 +8,8 @@
  * served; a wait counts towards the call's timeout like the render does, and an abort (timeout, shutdown, the
  * client's cancel) ends it at once.
  */
-import { ProviderError } from '../../src/kernel/plugin-sdk/index.js';
-import { PROVIDER_ID } from './local-config.js';
+import { resolveLocalConfig, type LocalConfig } from './local-config.js';
+import { mediaInterrupted } from './media/ffmpeg.js';
 
 interface Waiter {
   admit(): void;
@@ -37,7 +37,7 @@ export class RenderSlots {
   }
 
   private acquire(signal: AbortSignal): Promise<void> {
-    if (signal.aborted) return Promise.reject(interrupted());
+    if (signal.aborted) return Promise.reject(mediaInterrupted());
     if (this.running < this.size && this.waiting.length === 0) {
       this.running += 1;
       return Promise.resolve();
@@ -51,7 +51,7 @@ export class RenderSlots {
       };
       const onAbort = (): void => {
         this.waiting.splice(this.waiting.indexOf(waiter), 1);
-        reject(interrupted());
+        reject(mediaInterrupted());
       };
       signal.addEventListener('abort', onAbort, { once: true });
       this.waiting.push(waiter);
@@ -66,21 +66,16 @@ export class RenderSlots {
   }
 }
 
-/** Retryable, like an aborted ffmpeg run: the kernel, which knows why it aborted, decides (a cancel fails for good). */
-function interrupted(): ProviderError {
-  return new ProviderError('media processing was interrupted', { provider: PROVIDER_ID, retryable: true });
-}
-
-const slotsByConfig = new WeakMap<object, RenderSlots>();
+const slotsByConfig = new WeakMap<LocalConfig, RenderSlots>();
 
 /**
- * The slots of one loaded local plugin: the kernel hands every call of a plugin the same validated config object,
- * so each gateway in a process (tests start several) has slots of its own.
+ * The slots of one loaded local plugin, sized by its `renders`: the kernel hands every call of a plugin the same
+ * validated config object, so each gateway in a process (tests start several) has slots of its own.
  */
-export function renderSlotsFor(config: object, size: number): RenderSlots {
+export function renderSlotsFor(config: LocalConfig): RenderSlots {
   let slots = slotsByConfig.get(config);
   if (!slots) {
-    slots = new RenderSlots(size);
+    slots = new RenderSlots(resolveLocalConfig(config).renders);
     slotsByConfig.set(config, slots);
   }
   return slots;

@@ -26,8 +26,12 @@ export async function runFfmpeg(args: string[], options: RunOptions): Promise<vo
  */
 export function mediaFailure(error: unknown, message: string): ProviderError {
   if (ProviderError.is(error)) return error;
-  const retryable = error instanceof MediaToolError && error.retryable;
-  const failure = new ProviderError(retryable ? 'media processing was interrupted' : message, { provider: PROVIDER_ID, retryable });
+  const failure = error instanceof MediaToolError && error.retryable ? mediaInterrupted() : new ProviderError(message, { provider: PROVIDER_ID, retryable: false });
   failure.cause = error;
   return failure;
+}
+
+/** A render stopped by an abort before it ended, whether it ran (ffmpeg killed) or waited for a slot (render-slots.ts). */
+export function mediaInterrupted(): ProviderError {
+  return new ProviderError('media processing was interrupted', { provider: PROVIDER_ID, retryable: true });
 }

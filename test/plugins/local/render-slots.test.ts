@@ -113,7 +113,7 @@ describe('local plugin: render slots', () => {
         );
       const first = video('a lighthouse in a storm at night');
       const second = video('a paper boat drifting down a rain gutter');
-      const slots = renderSlotsFor(config, 1);
+      const slots = renderSlotsFor(config);
       await eventually('the second video to wait for the slot', async () => (slots.queued === 1 ? true : undefined));
 
       const enhanced = await localPlugin.operations['prompt.enhance.video'].start(
