@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { pino } from 'pino';
-import { RequestFinisher, Sweeper } from '../../src/kernel/lifecycle/index.js';
+import { RequestFinisher, RequestWorker, Sweeper } from '../../src/kernel/lifecycle/index.js';
 import { MemoryQueue, type ChangeNotices, type Job, type JobQueue } from '../../src/kernel/queue/index.js';
 import { withFixtures } from '../support/fixtures.js';
 import { paidRequestRow } from '../support/request-rows.js';
@@ -86,6 +86,38 @@ describe('poll jobs and the sweeper', () => {
     } finally {
       changes.announce = announce;
     }
+  });
+
+  it('claims a poll it scheduled itself with the row it wrote: no read of the row, the same record, nothing once the row moved on', async () => {
+    const { worker, requests } = service.service.gateway;
+    // The service's worker with a queue that keeps what it is given, and a store that counts its reads.
+    const published: Job[] = [];
+    const queue = { publish: async (job: Job) => void published.push(job) } as unknown as JobQueue;
+    let reads = 0;
+    const countingRequests = Object.create(requests, {
+      get: { value: (...args: Parameters<typeof requests.get>) => ((reads += 1), requests.get(...args)) },
+      claim: { value: (...args: Parameters<typeof requests.claim>) => ((reads += 1), requests.claim(...args)) },
+    }) as typeof requests;
+    const deps = (worker as unknown as { deps: ConstructorParameters<typeof RequestWorker>[0] }).deps;
+    const own = new RequestWorker({ ...deps, queue, requests: countingRequests });
+    const id = await requestRow({ ...waitingForPoll('scripted_known', Date.now() + 60_000), task: JSON.stringify({ taskId: 'scripted_known', state: { polls_left: 2, script: {}, message: 'known' } }) });
+
+    await own.handle({ requestId: id, poll: 3 });
+    expect(published.map((job) => job.poll)).to.deep.equal([4]);
+    expect(JSON.parse(published[0].known!), 'the job carries the row as the worker left it').to.deep.equal(await requests.get(id));
+
+    reads = 0;
+    await own.handle(published[0]);
+    expect(reads, 'neither a read of the row nor the claim that reads it').to.equal(0);
+    expect(published.map((job) => job.poll)).to.deep.equal([4, 5]);
+    expect(JSON.parse(published[1].known!)).to.deep.equal(await requests.get(id));
+
+    // Another copy of poll 4 (the sweeper's, say) after poll 4 was done: its known row is stale and claims nothing.
+    await own.handle(published[0]);
+    expect(published).to.have.length(2);
+    await own.handle(published[1]);
+    const finished = (await requests.get(id))!;
+    expect([finished.status, finished.output]).to.deep.equal(['succeeded', { status: 'succeeded', echo: 'known', task_id: 'scripted_task', provider: 'scripted' }]);
   });
 
   it('leaves requests that may be waiting in a queue backlog alone, and repairs what cannot be: long overdue, dead workers', async () => {

@@ -15,7 +15,7 @@ import type { LoadedPlugin, PluginRegistry } from '../plugins/index.js';
 import type { ProviderCallKind } from '../observability/metrics.js';
 import { spanNames, traceAttributes, tracing, type TraceSpan } from '../observability/tracing.js';
 import { withTraceparent, type ChangeNotices, type Job, type JobQueue } from '../queue/index.js';
-import { withTransientRetry, type RequestRecord, type RequestStore } from '../store/index.js';
+import { recordedTaskRow, withTransientRetry, type RequestRecord, type RequestStore } from '../store/index.js';
 import { nextCheckDelay } from './backoff.js';
 import { callProvider, type ProviderCallDeps } from './call-provider.js';
 import type { RequestFinisher } from './finish-request.js';
@@ -66,7 +66,10 @@ export class RequestWorker {
   private async run(job: Job, span: TraceSpan): Promise<void> {
     const { requests, settings, clock, workerId } = this.deps;
     if (job.poll !== undefined) {
-      const polled = await requests.claim(job.requestId, workerId, clock.now(), settings.lease_ms, 'poll', job.poll);
+      // A poll this worker scheduled (it holds the job in its own timers) knows the row: no read after the claim.
+      const polled = job.known
+        ? await requests.claimPollOf(job.known, workerId, clock.now(), settings.lease_ms)
+        : await requests.claim(job.requestId, workerId, clock.now(), settings.lease_ms, 'poll', job.poll);
       if (!polled) return;
       span.setAttributes(claimedAttributes('poll', polled));
       return this.poll(polled);
@@ -249,14 +252,15 @@ export class RequestWorker {
     const delay = pollCount === 0 ? polling.first_after_ms : nextCheckDelay(polling, pollCount - 1, { retryAfterSeconds });
     const output: JsonObject = { task_id: task.taskId, status: 'processing', provider, model: route.publicName };
     if (progress !== undefined) output.progress = progress;
-    const now = this.deps.clock.now();
+    const update = { provider, task, output, nextCheckAtMs: this.deps.clock.now() + delay, pollCount };
     // A conditional update of this worker's own row: retrying one that hit a deadlock is safe.
-    if (!(await withTransientRetry(() => this.deps.requests.recordTask(request.id, this.deps.workerId, { provider, task, output, nextCheckAtMs: now + delay, pollCount })))) return;
+    if (!(await withTransientRetry(() => this.deps.requests.recordTask(request.id, this.deps.workerId, update)))) return;
     // After a poll, `request` is the row its claim read: the same output means nothing a client sees changed (its
     // state tag is the same), so no waiter is told; most polls of a vendor that reports no progress are such. After a
     // start it is the worker's own copy, whose output may not be written yet (start_record_after_ms): always told.
     if (pollCount === 0 || !isDeepStrictEqual(output, request.output)) this.deps.changes?.announce(request.id);
-    await this.deps.queue.publish(withTraceparent({ requestId: request.id, poll: pollCount }, request.traceContext ?? undefined), { delayMs: delay });
+    const job: Job = { requestId: request.id, poll: pollCount, known: recordedTaskRow(request, update) };
+    await this.deps.queue.publish(withTraceparent(job, request.traceContext ?? undefined), { delayMs: delay });
   }
 
   /** Past the manifest's give-up time the request fails (refunded), whatever the provider says. */

@@ -6,7 +6,8 @@
  * tasks in flight that was the largest CPU item per poll (docs/performance-notes.md). The worker that schedules a
  * poll is the one that will run it, so it can keep the job itself. Nothing is lost by that: the request row holds the
  * poll's due time, and the sweeper republishes a due poll nobody ran (its worker died) after `requeue_after_ms`;
- * a graceful stop hands the held jobs back to the broker with the delay they still had.
+ * a graceful stop hands the held jobs back to the broker with the delay they still had. A held job keeps the row its
+ * worker wrote when it scheduled the poll (`Job.known`), so the poll's claim needs no read of the row either.
  */
 import type { Job } from './queue-port.js';
 

@@ -2,6 +2,8 @@
  * The job queue port. A job only names a request: the request row says what to do next (start it,
  * poll its task), so a duplicate or stale job is harmless — its claim simply fails.
  */
+import type { KnownRow } from '../store/request-store.js';
+
 export interface Job {
   requestId: string;
   /**
@@ -15,6 +17,12 @@ export interface Job {
    * hands the job object over as it is, RabbitMQ carries it in the message's `traceparent` header.
    */
   traceparent?: string;
+  /**
+   * Only inside the process that scheduled the poll, never sent through a broker (the publisher writes `requestId`
+   * and `poll` alone): the request's row as that worker's recordTask left it (store recordedTaskRow), so the poll's
+   * claim need not read the row back (RequestStore.claimPollOf). A job from a broker or the sweeper has none.
+   */
+  known?: KnownRow;
 }
 
 /** `job` carrying `traceparent`, or `job` itself (the same object) when there is none: tracing off. */

@@ -51,6 +51,47 @@ export interface NewRequest {
   traceContext?: string;
 }
 
+/** What recordTask writes. */
+export interface TaskUpdate {
+  provider: string;
+  task: ProviderTask;
+  output: JsonObject;
+  nextCheckAtMs: number;
+  pollCount?: number;
+}
+
+/**
+ * A request's row as the worker that wrote it last knows it, kept as its JSON text: a worker holds one per vendor poll
+ * it scheduled (thousands), and one string per poll is a third of the memory of the record's objects and strings, and
+ * nothing for the garbage collector to trace.
+ */
+export type KnownRow = string & { readonly knownRow: unique symbol };
+
+/**
+ * The longest row kept (characters of JSON). A large input (a long prompt, an inline image) would make every held poll
+ * hold it too; such a row is read back at its claim instead, as every row was before.
+ */
+const knownRowLimit = 2_048;
+
+/**
+ * The row as `recordTask` left it, for the worker that held `claimed` (the request as its claim answered it) and wrote
+ * `update`: what that worker's next poll claims (RequestStore.claimPollOf); undefined for a row past knownRowLimit.
+ * Through JSON, the task and the output come back as a read of the row would give them, not as the caller's objects.
+ */
+export function recordedTaskRow(claimed: RequestRecord, update: TaskUpdate): KnownRow | undefined {
+  const row: RequestRecord = Object.assign({}, claimed, {
+    provider: update.provider,
+    task: update.task,
+    output: update.output,
+    pollCount: update.pollCount ?? 0,
+    leaseOwner: null,
+    leaseExpiresAtMs: null,
+    nextCheckAtMs: update.nextCheckAtMs,
+  });
+  const json = JSON.stringify(row);
+  return json.length <= knownRowLimit ? (json as KnownRow) : undefined;
+}
+
 /** Either the database or an open transaction on it. */
 export type Executor = SqlExecutor;
 
@@ -180,6 +221,27 @@ export class RequestStore {
     return changes === 1 ? this.get(id) : undefined;
   }
 
+  /**
+   * The poll claim of a worker that knows the row: `knownRow` is what its own recordTask left (recordedTaskRow), and the
+   * claim is pinned to that poll (`poll_count`), so it succeeds only while the row is still that one. Nothing else
+   * writes a request's columns between that update and the poll's claim: every other transition either needs the
+   * lease (which the claim takes only when nobody holds it) and ends in a finish or a later poll (which the pin or
+   * the status refuses), or touches only the lease and the due time, which the claim sets itself. So the claimed
+   * record is the known row with the claim's own changes, and no read follows the UPDATE, on MariaDB too.
+   */
+  async claimPollOf(knownRow: KnownRow, worker: string, nowMs: number, leaseMs: number): Promise<RequestRecord | undefined> {
+    const known = JSON.parse(knownRow) as RequestRecord;
+    const leaseExpiresAtMs = nowMs + leaseMs;
+    const { changes } = await this.db.run(claimPollNumberSql, [nowMs, worker, leaseExpiresAtMs, 0, known.id, nowMs, known.pollCount]);
+    if (changes !== 1) return undefined;
+    known.status = 'processing';
+    known.startedAtMs ??= nowMs;
+    known.leaseOwner = worker;
+    known.leaseExpiresAtMs = leaseExpiresAtMs;
+    known.nextCheckAtMs = null;
+    return known;
+  }
+
   /** Heartbeat of a worker still busy with a request: pushes its lease forward. False when it lost the lease. */
   async extendLease(id: string, worker: string, leaseExpiresAtMs: number): Promise<boolean> {
     const { changes } = await this.db.run(`UPDATE requests SET lease_expires_at_ms = ? WHERE id = ? AND lease_owner = ? AND status = 'processing'`, [leaseExpiresAtMs, id, worker]);
@@ -210,7 +272,7 @@ export class RequestStore {
   }
 
   /** Stores the vendor task so any worker can poll it later, and hands the lease back. */
-  async recordTask(id: string, worker: string, update: { provider: string; task: ProviderTask; output: JsonObject; nextCheckAtMs: number; pollCount?: number }): Promise<boolean> {
+  async recordTask(id: string, worker: string, update: TaskUpdate): Promise<boolean> {
     const { changes } = await this.db.run(
       `UPDATE requests SET provider = ?, task = ?, output = ?, poll_count = ?, lease_owner = NULL, lease_expires_at_ms = NULL, next_check_at_ms = ?
         WHERE id = ? AND status = 'processing' AND lease_owner = ?`,

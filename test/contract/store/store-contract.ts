@@ -4,7 +4,7 @@
  * debit that never overdraws, one debit and one refund per request at most, and Stripe-style idempotency keys.
  */
 import { expect } from 'chai';
-import { AccountStore, IdempotencyStore, RequestAdmissions, RequestStore, migrateToLatest, newId, openDatabase, type Database } from '../../../src/kernel/store/index.js';
+import { AccountStore, IdempotencyStore, RequestAdmissions, RequestStore, migrateToLatest, newId, openDatabase, recordedTaskRow, type Database } from '../../../src/kernel/store/index.js';
 
 export function describeStoreContract(name: string, open: (context: Mocha.Context) => Promise<{ url: string; cleanup(): Promise<void> }>): void {
   describe(`store contract: ${name}`, function () {
@@ -84,6 +84,39 @@ export function describeStoreContract(name: string, open: (context: Mocha.Contex
       const polled = await requests.claim(id, 'w2', Date.now(), 10_000, 'poll');
       expect(polled).to.include({ leaseOwner: 'w2', attempts: 1 });
       expect(polled!.task).to.deep.equal({ taskId: 't' });
+    });
+
+    it('claims a poll from the row its scheduling worker wrote: the same record a read gives, and only while the row is still that one', async () => {
+      const id = await request(await account(0));
+      const now = Date.now();
+      const started = (await requests.claim(id, 'w', now, 10_000, 'start'))!;
+      // A task whose JSON reads back differently from the object written (an undefined field, a date): known rows hold what a read would.
+      const update = { provider: 'p', task: { taskId: 't', gone: undefined, at: new Date(0) } as never, output: { task_id: 't', status: 'processing' }, nextCheckAtMs: now + 1000, pollCount: 0 };
+      expect(await requests.recordTask(id, 'w', update)).to.equal(true);
+      const known = recordedTaskRow(started, update)!;
+      expect(JSON.parse(known), 'the row as recordTask left it').to.deep.equal(await requests.get(id));
+      // A row with a large input is not kept (every held poll would hold it): its poll reads the row back.
+      expect(recordedTaskRow({ ...started, input: { prompt: 'x'.repeat(2_048) } }, update)).to.equal(undefined);
+
+      const polled = await requests.claimPollOf(known, 'w2', now + 1000, 10_000);
+      expect(polled).to.include({ leaseOwner: 'w2', leaseExpiresAtMs: now + 11_000, nextCheckAtMs: null, status: 'processing', attempts: 1 });
+      expect(polled, 'the claimed record is the row as committed').to.deep.equal(await requests.get(id));
+      expect(await requests.claimPollOf(known, 'w3', now + 2000, 10_000), 'held by w2').to.equal(undefined);
+      // w2's lease runs out (it died): the poll is still the one known, so a later claim takes it over.
+      const takenOver = await requests.claimPollOf(known, 'w3', now + 12_000, 10_000);
+      expect(takenOver).to.deep.equal(await requests.get(id));
+
+      // w3 polls and schedules the next poll: the row moved on, and the old known row claims nothing.
+      const next = { ...update, task: { taskId: 't' }, output: { task_id: 't', status: 'processing', progress: 0.5 }, pollCount: 1 };
+      expect(await requests.recordTask(id, 'w3', next)).to.equal(true);
+      expect(await requests.claimPollOf(known, 'w4', now + 30_000, 10_000), 'a stale poll').to.equal(undefined);
+      const nextKnown = recordedTaskRow(takenOver!, next)!;
+      expect(JSON.parse(nextKnown)).to.deep.equal(await requests.get(id));
+      // Once finished, nothing claims it.
+      expect(await requests.finish(database.sql, id, 'cancel', { status: 'failed', output: null, errorMessage: 'x', completedAtMs: now }), 'only a holder finishes').to.equal(false);
+      await requests.claimPollOf(nextKnown, 'w4', now + 30_000, 10_000);
+      expect(await requests.finish(database.sql, id, 'w4', { status: 'failed', output: null, errorMessage: 'x', completedAtMs: now })).to.equal(true);
+      expect(await requests.claimPollOf(nextKnown, 'w5', now + 60_000, 10_000), 'finished').to.equal(undefined);
     });
 
     it('takes over an expired lease, not a live one; heartbeats extend only the holder', async () => {
