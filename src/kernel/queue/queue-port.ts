@@ -1,6 +1,7 @@
 /**
- * The job queue port. A job only names a request: the request row says what to do next (start it,
- * poll its task), so a duplicate or stale job is harmless — its claim simply fails.
+ * The job queue port. A job names a request: the request row says what to do next (start it, poll its task), so a
+ * duplicate or stale job is harmless — its claim simply fails. (A poll a worker keeps for itself also carries the row
+ * that worker wrote, `known`, so its claim, pinned to that poll, needs no read.)
  */
 import type { KnownRow } from '../store/request-store.js';
 
