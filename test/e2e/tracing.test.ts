@@ -181,10 +181,11 @@ describe('tracing an embedded gateway into an in-memory exporter', function () {
     expect(tree.childrenOf(providerCall).filter((span) => span.kind === 'CLIENT')).to.deep.equal([]);
   });
 
-  it('keeps query strings out of spans: the API\'s own, and a webhook URL\'s delivered through the guarded fetch', async () => {
+  it('continues the create\'s trace in its webhook delivery, and keeps query strings out of spans: the API\'s own, and a webhook URL\'s', async () => {
     const created = await call('POST', '/api/v1/requests', { operation: 'test.submit', input: { message: 'hook me' }, webhook_url: `${vendor.url}/hook?token=hook-secret-1` });
     expect(created.status).to.equal(202);
-    await finished(created.body.id);
+    const id = created.body.id as string;
+    await finished(id);
     expect((await call('GET', '/api/v1/requests?limit=1&status=succeeded')).status).to.equal(200);
     const tree = await eventually('the webhook delivery span', async () => {
       const spans = new SpanTree(await gateway.spans());
@@ -193,6 +194,13 @@ describe('tracing an embedded gateway into an in-memory exporter', function () {
     expect(vendor.calls('POST', '/hook?token=hook-secret-1')).to.have.length(1);
     const delivery = tree.one('webhook delivery', (span) => span.kind === 'CLIENT' && span.scope === '@opentelemetry/instrumentation-http');
     expect(delivery.attributes).to.include({ 'http.request.method': 'POST', 'url.full': `${vendor.url}/hook?REDACTED`, 'http.response.status_code': 200 });
+    // The attempt runs under a span of its own in the create's trace (the outbox keeps no context: the request row does).
+    const attempt = tree.parentOf(delivery)!;
+    expect([attempt.kind, attempt.name]).to.deep.equal(['PRODUCER', 'mediagate.webhook.delivery']);
+    expect(attempt.attributes).to.deep.include({ 'mediagate.request.id': id, 'mediagate.webhook.attempt': 1, 'mediagate.webhook.state': 'delivered' });
+    expect(attempt.attributes['mediagate.webhook.delivery_id']).to.match(/^msg_/);
+    expect(tree.ancestry(attempt)).to.deep.equal(['PRODUCER mediagate.webhook.delivery', 'INTERNAL router - /api/v1/requests', 'SERVER POST /api/v1/requests']);
+    expect(vendor.calls('POST', '/hook?token=hook-secret-1')[0].headers.traceparent).to.equal(traceparentOf(delivery));
     const list = tree.one('list server span', (span) => span.kind === 'SERVER' && span.name === 'GET /api/v1/requests');
     const everything = JSON.stringify(tree.spans.map((span) => span.attributes));
     expect(everything).to.not.include('hook-secret-1');

@@ -67,6 +67,7 @@ export const spanNames = {
   run: 'mediagate.job.run',
   providerCall: 'mediagate.provider.call',
   republish: 'mediagate.sweeper.republish',
+  webhookDelivery: 'mediagate.webhook.delivery',
 } as const;
 
 export const traceAttributes = {
@@ -78,6 +79,9 @@ export const traceAttributes = {
   jobPhase: 'mediagate.job.phase',
   delayMs: 'mediagate.job.delay_ms',
   queue: 'messaging.system',
+  deliveryId: 'mediagate.webhook.delivery_id',
+  deliveryAttempt: 'mediagate.webhook.attempt',
+  deliveryState: 'mediagate.webhook.state',
 } as const;
 
 /**

@@ -8,12 +8,13 @@
  */
 import type { Logger } from 'pino';
 import type { GatewayMetrics } from '../observability/metrics.js';
+import { spanNames, traceAttributes, tracing, type TraceSpan } from '../observability/tracing.js';
 import { OutboundFetchError, type GuardedFetch } from '../plugin-sdk/guarded-fetch.js';
 import { parseRetryAfter } from '../plugin-sdk/vendor-http.js';
 import type { WebhookUrlRules } from './url-guard.js';
 import type { WebhookSecrets } from './webhook-secrets.js';
 import { signWebhook } from './webhook-signing.js';
-import type { DeliveryRecord, DeliveryState, WebhookStore } from './webhook-store.js';
+import type { DeliveryState, DueDelivery, WebhookStore } from './webhook-store.js';
 
 export interface WebhookSettings {
   require_https: boolean;
@@ -76,14 +77,17 @@ export class WebhookDeliverer {
     await Promise.all(
       due.map(async (delivery) => {
         if (!(await store.claim(delivery.id, delivery.nextAttemptAtMs!, clock.now() + settings.timeout_ms + 5000))) return;
-        await this.attemptAndRecord(delivery);
+        // Each attempt continues the trace of its request's create (the webhook tells the end of that request); a
+        // request created with tracing off has none, and its attempt is a trace of its own.
+        const attributes = { [traceAttributes.requestId]: delivery.requestId, [traceAttributes.deliveryId]: delivery.id, [traceAttributes.deliveryAttempt]: delivery.attempts + 1 };
+        await tracing.inSpan(spanNames.webhookDelivery, { kind: 'producer', parent: delivery.traceContext, attributes }, (span) => this.attemptAndRecord(delivery, span));
         sent += 1;
       }),
     );
     return sent;
   }
 
-  private async attemptAndRecord(delivery: DeliveryRecord): Promise<void> {
+  private async attemptAndRecord(delivery: DueDelivery, span: TraceSpan): Promise<void> {
     const { store, clock, settings, log } = this.deps;
     const attemptedAtMs = clock.now();
     const startedAt = performance.now();
@@ -100,6 +104,7 @@ export class WebhookDeliverer {
       const wait = Math.max(settings.retry_schedule_ms[attemptNumber - 1], (result.retryAfterSeconds ?? 0) * 1000);
       nextAttemptAtMs = clock.now() + wait;
     }
+    span.setAttributes({ [traceAttributes.deliveryState]: state });
     await store.recordAttempt(delivery.id, { attemptedAtMs, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs }, { state, nextAttemptAtMs });
     this.deps.metrics?.webhookAttempt(state === 'delivered' ? 'delivered' : state === 'pending' ? 'failed_attempt' : 'gave_up', seconds);
     log.info({ requestId: delivery.requestId, deliveryId: delivery.id, attempt: attemptNumber, statusCode: result.statusCode, state }, 'webhook attempt');

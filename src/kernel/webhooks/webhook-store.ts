@@ -21,6 +21,11 @@ export interface DeliveryRecord {
   deliveredAtMs: number | null;
 }
 
+/** A delivery due now, with the trace context its request's create stored (docs/tracing.md): its attempt continues that trace. */
+export interface DueDelivery extends DeliveryRecord {
+  traceContext: string | null;
+}
+
 export interface AttemptRecord {
   attemptedAtMs: number;
   statusCode: number | null;
@@ -83,9 +88,13 @@ export class WebhookStore {
     return Number(row?.pending ?? 0);
   }
 
-  async due(nowMs: number, limit: number): Promise<DeliveryRecord[]> {
-    const rows = await this.db.all<Record<string, unknown>>(`SELECT * FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at_ms <= ? ORDER BY next_attempt_at_ms LIMIT ${Math.floor(limit)}`, [nowMs]);
-    return rows.map(toDelivery);
+  async due(nowMs: number, limit: number): Promise<DueDelivery[]> {
+    const rows = await this.db.all<Record<string, unknown>>(
+      `SELECT d.*, r.trace_context FROM webhook_deliveries d LEFT JOIN requests r ON r.id = d.request_id
+        WHERE d.state = 'pending' AND d.next_attempt_at_ms <= ? ORDER BY d.next_attempt_at_ms LIMIT ${Math.floor(limit)}`,
+      [nowMs],
+    );
+    return rows.map((row) => Object.assign(toDelivery(row), { traceContext: (row.trace_context as string | null) ?? null }));
   }
 
   /** Takes a due delivery for one attempt: pushes its next attempt past the attempt's timeout so no one else sends it meanwhile. */
