@@ -57,7 +57,17 @@ describe('GET /api/v1/openapi', () => {
       expect(variant.properties.operation, operation).to.deep.equal({ type: 'string', const: operation });
       expect(variant.properties.output.anyOf, operation).to.deep.equal([{ $ref: schemaRef(`Output_${suffix(operation)}`) }, { $ref: schemaRef('PendingOutput') }]);
     }
-    expect(document.components.schemas.RequestDetail.allOf[0]).to.deep.equal({ $ref: schemaRef('RequestObject') });
+    // A single request's answer: the same variants, each flat with the request's credits (no allOf over the union).
+    const { RequestDetail } = document.components.schemas;
+    expect(RequestDetail.oneOf).to.deep.equal(operations.map((operation) => ({ $ref: schemaRef(`RequestDetail_${suffix(operation)}`) })));
+    expect(RequestDetail.discriminator.mapping[operations[0]]).to.equal(schemaRef(`RequestDetail_${suffix(operations[0])}`));
+    for (const operation of operations) {
+      const object = document.components.schemas[`RequestObject_${suffix(operation)}`];
+      const detail = document.components.schemas[`RequestDetail_${suffix(operation)}`];
+      expect(detail.required, operation).to.deep.equal([...object.required, 'credits']);
+      expect(detail.properties, operation).to.deep.equal({ ...object.properties, credits: { $ref: schemaRef('RequestCredits') } });
+      expect(detail).to.not.have.property('allOf');
+    }
   });
 
   it('describes the request objects it serves: accepted, pending, succeeded, failed and listed', async () => {

@@ -78,10 +78,7 @@ export function createMediagateClient(options: MediagateClientOptions): Mediagat
       params: { path: { requestId: id }, header: waitSeconds === undefined ? {} : { Prefer: `wait=${waitSeconds}` } },
       signal,
     });
-    // openapi-typescript turns the document's RequestDetail (allOf of the discriminated RequestObject and `credits`)
-    // into a type that loses the per-operation variants (openapi-ts/openapi-typescript#1464); MediagateRequest is
-    // built from those variants instead.
-    const answer = ok(result) as unknown as MediagateRequest;
+    const answer: MediagateRequest = ok(result);
     if (typeof request !== 'string' && answer.operation !== request.operation) {
       throw new Error(`request ${id} is a ${answer.operation} request, not ${request.operation}`);
     }

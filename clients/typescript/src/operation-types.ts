@@ -1,7 +1,7 @@
 /**
  * The client's types, narrowed by operation, all derived from the generated document types (schema.d.ts): an
  * operation's input is its `Create_<operation>` schema's `input`, its output the `Output_<operation>` schema, its
- * request object the `RequestObject` variant whose `operation` it is.
+ * request (with its credits) the `RequestDetail` variant whose `operation` it is.
  */
 import type { components, operations } from './schema.js';
 
@@ -23,7 +23,7 @@ export type OperationOutput<Op extends OperationName> = `Output_${SchemaSuffix<O
 export type PendingOutput = Schemas['PendingOutput'];
 
 /** The credits a request moved, from the account's ledger (only a single request's answers carry them). */
-export type RequestCredits = Schemas['RequestDetail']['credits'];
+export type RequestCredits = Schemas['RequestCredits'];
 
 export type Problem = Schemas['Problem'];
 /** A stable `MG_...` error code (docs/errors.md). */
@@ -43,9 +43,7 @@ export type AcceptedRequest<Op extends OperationName> = Omit<Schemas['AcceptedRe
  * A request as the gateway answers for one request: `output` is the operation's output or the pending output.
  * With `Op` left as every operation this is a union that `request.operation === '...'` narrows.
  */
-export type MediagateRequest<Op extends OperationName = OperationName> = Op extends OperationName
-  ? Extract<Schemas['RequestObject'], { operation: Op }> & { credits: RequestCredits }
-  : never;
+export type MediagateRequest<Op extends OperationName = OperationName> = Op extends OperationName ? Extract<Schemas['RequestDetail'], { operation: Op }> : never;
 
 /** A request that succeeded: its `output` is the operation's output. */
 export type SucceededRequest<Op extends OperationName = OperationName> = Op extends OperationName

@@ -324,6 +324,36 @@ export interface components {
             /** @description The image.edit output once the request succeeded (until retention removes it); otherwise the pending output. */
             output: components["schemas"]["Output_image_edit"] | components["schemas"]["PendingOutput"];
         };
+        /** image.edit request detail */
+        RequestDetail_image_edit: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            operation: "image.edit";
+            /** @enum {unknown} */
+            status: "queued" | "processing" | "succeeded" | "failed";
+            /** @description Credits charged: the quote at create, or the settled price once an operation with a settle rule succeeded. A failed request keeps the figure and was refunded it in full. */
+            billableCredits: number;
+            createdAtMs: number;
+            startedAtMs: number | null;
+            completedAtMs: number | null;
+            errorMessage: string | null;
+            /** @description The submitted input (after defaults), kept for the retention period. */
+            input: Record<string, never> | null;
+            /** @description When retention removed input, output and hosted files (7 days after creation by default). */
+            dataRemovedAtMs: number | null;
+            urls: {
+                /** Format: uri */
+                get: string;
+            };
+            /** @description Present while queued or processing: wait about this long before polling again. The create answer gives the same value: the first check delay of the provider serving the request (manifest `polling`). */
+            poll_after_ms?: number;
+            /** @description The image.edit output once the request succeeded (until retention removes it); otherwise the pending output. */
+            output: components["schemas"]["Output_image_edit"] | components["schemas"]["PendingOutput"];
+            credits: components["schemas"]["RequestCredits"];
+        };
         /**
          * image.generate
          * @description Generate an image from a text prompt with one of twelve image models, optionally guided by reference images.
@@ -451,6 +481,36 @@ export interface components {
             /** @description The image.generate output once the request succeeded (until retention removes it); otherwise the pending output. */
             output: components["schemas"]["Output_image_generate"] | components["schemas"]["PendingOutput"];
         };
+        /** image.generate request detail */
+        RequestDetail_image_generate: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            operation: "image.generate";
+            /** @enum {unknown} */
+            status: "queued" | "processing" | "succeeded" | "failed";
+            /** @description Credits charged: the quote at create, or the settled price once an operation with a settle rule succeeded. A failed request keeps the figure and was refunded it in full. */
+            billableCredits: number;
+            createdAtMs: number;
+            startedAtMs: number | null;
+            completedAtMs: number | null;
+            errorMessage: string | null;
+            /** @description The submitted input (after defaults), kept for the retention period. */
+            input: Record<string, never> | null;
+            /** @description When retention removed input, output and hosted files (7 days after creation by default). */
+            dataRemovedAtMs: number | null;
+            urls: {
+                /** Format: uri */
+                get: string;
+            };
+            /** @description Present while queued or processing: wait about this long before polling again. The create answer gives the same value: the first check delay of the provider serving the request (manifest `polling`). */
+            poll_after_ms?: number;
+            /** @description The image.generate output once the request succeeded (until retention removes it); otherwise the pending output. */
+            output: components["schemas"]["Output_image_generate"] | components["schemas"]["PendingOutput"];
+            credits: components["schemas"]["RequestCredits"];
+        };
         /**
          * lipsync.generate
          * @description Lip-sync a hosted video to a hosted audio track; returns a task at once and resolves when the synced video is ready.
@@ -555,6 +615,36 @@ export interface components {
             poll_after_ms?: number;
             /** @description The lipsync.generate output once the request succeeded (until retention removes it); otherwise the pending output. */
             output: components["schemas"]["Output_lipsync_generate"] | components["schemas"]["PendingOutput"];
+        };
+        /** lipsync.generate request detail */
+        RequestDetail_lipsync_generate: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            operation: "lipsync.generate";
+            /** @enum {unknown} */
+            status: "queued" | "processing" | "succeeded" | "failed";
+            /** @description Credits charged: the quote at create, or the settled price once an operation with a settle rule succeeded. A failed request keeps the figure and was refunded it in full. */
+            billableCredits: number;
+            createdAtMs: number;
+            startedAtMs: number | null;
+            completedAtMs: number | null;
+            errorMessage: string | null;
+            /** @description The submitted input (after defaults), kept for the retention period. */
+            input: Record<string, never> | null;
+            /** @description When retention removed input, output and hosted files (7 days after creation by default). */
+            dataRemovedAtMs: number | null;
+            urls: {
+                /** Format: uri */
+                get: string;
+            };
+            /** @description Present while queued or processing: wait about this long before polling again. The create answer gives the same value: the first check delay of the provider serving the request (manifest `polling`). */
+            poll_after_ms?: number;
+            /** @description The lipsync.generate output once the request succeeded (until retention removes it); otherwise the pending output. */
+            output: components["schemas"]["Output_lipsync_generate"] | components["schemas"]["PendingOutput"];
+            credits: components["schemas"]["RequestCredits"];
         };
         /**
          * music.generate
@@ -705,6 +795,36 @@ export interface components {
             /** @description The music.generate output once the request succeeded (until retention removes it); otherwise the pending output. */
             output: components["schemas"]["Output_music_generate"] | components["schemas"]["PendingOutput"];
         };
+        /** music.generate request detail */
+        RequestDetail_music_generate: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            operation: "music.generate";
+            /** @enum {unknown} */
+            status: "queued" | "processing" | "succeeded" | "failed";
+            /** @description Credits charged: the quote at create, or the settled price once an operation with a settle rule succeeded. A failed request keeps the figure and was refunded it in full. */
+            billableCredits: number;
+            createdAtMs: number;
+            startedAtMs: number | null;
+            completedAtMs: number | null;
+            errorMessage: string | null;
+            /** @description The submitted input (after defaults), kept for the retention period. */
+            input: Record<string, never> | null;
+            /** @description When retention removed input, output and hosted files (7 days after creation by default). */
+            dataRemovedAtMs: number | null;
+            urls: {
+                /** Format: uri */
+                get: string;
+            };
+            /** @description Present while queued or processing: wait about this long before polling again. The create answer gives the same value: the first check delay of the provider serving the request (manifest `polling`). */
+            poll_after_ms?: number;
+            /** @description The music.generate output once the request succeeded (until retention removes it); otherwise the pending output. */
+            output: components["schemas"]["Output_music_generate"] | components["schemas"]["PendingOutput"];
+            credits: components["schemas"]["RequestCredits"];
+        };
         /**
          * narration.generate
          * @description Synthesise narration from text with an ElevenLabs voice; resolves as soon as synthesis completes.
@@ -827,6 +947,36 @@ export interface components {
             /** @description The narration.generate output once the request succeeded (until retention removes it); otherwise the pending output. */
             output: components["schemas"]["Output_narration_generate"] | components["schemas"]["PendingOutput"];
         };
+        /** narration.generate request detail */
+        RequestDetail_narration_generate: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            operation: "narration.generate";
+            /** @enum {unknown} */
+            status: "queued" | "processing" | "succeeded" | "failed";
+            /** @description Credits charged: the quote at create, or the settled price once an operation with a settle rule succeeded. A failed request keeps the figure and was refunded it in full. */
+            billableCredits: number;
+            createdAtMs: number;
+            startedAtMs: number | null;
+            completedAtMs: number | null;
+            errorMessage: string | null;
+            /** @description The submitted input (after defaults), kept for the retention period. */
+            input: Record<string, never> | null;
+            /** @description When retention removed input, output and hosted files (7 days after creation by default). */
+            dataRemovedAtMs: number | null;
+            urls: {
+                /** Format: uri */
+                get: string;
+            };
+            /** @description Present while queued or processing: wait about this long before polling again. The create answer gives the same value: the first check delay of the provider serving the request (manifest `polling`). */
+            poll_after_ms?: number;
+            /** @description The narration.generate output once the request succeeded (until retention removes it); otherwise the pending output. */
+            output: components["schemas"]["Output_narration_generate"] | components["schemas"]["PendingOutput"];
+            credits: components["schemas"]["RequestCredits"];
+        };
         /**
          * partner2.character.create
          * @description Create a reusable partner2 character from a short source video; its character.id feeds partner2.video.generate_with_characters.
@@ -910,6 +1060,36 @@ export interface components {
             poll_after_ms?: number;
             /** @description The partner2.character.create output once the request succeeded (until retention removes it); otherwise the pending output. */
             output: components["schemas"]["Output_partner2_character_create"] | components["schemas"]["PendingOutput"];
+        };
+        /** partner2.character.create request detail */
+        RequestDetail_partner2_character_create: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            operation: "partner2.character.create";
+            /** @enum {unknown} */
+            status: "queued" | "processing" | "succeeded" | "failed";
+            /** @description Credits charged: the quote at create, or the settled price once an operation with a settle rule succeeded. A failed request keeps the figure and was refunded it in full. */
+            billableCredits: number;
+            createdAtMs: number;
+            startedAtMs: number | null;
+            completedAtMs: number | null;
+            errorMessage: string | null;
+            /** @description The submitted input (after defaults), kept for the retention period. */
+            input: Record<string, never> | null;
+            /** @description When retention removed input, output and hosted files (7 days after creation by default). */
+            dataRemovedAtMs: number | null;
+            urls: {
+                /** Format: uri */
+                get: string;
+            };
+            /** @description Present while queued or processing: wait about this long before polling again. The create answer gives the same value: the first check delay of the provider serving the request (manifest `polling`). */
+            poll_after_ms?: number;
+            /** @description The partner2.character.create output once the request succeeded (until retention removes it); otherwise the pending output. */
+            output: components["schemas"]["Output_partner2_character_create"] | components["schemas"]["PendingOutput"];
+            credits: components["schemas"]["RequestCredits"];
         };
         /**
          * partner2.video.edit
@@ -1017,6 +1197,36 @@ export interface components {
             poll_after_ms?: number;
             /** @description The partner2.video.edit output once the request succeeded (until retention removes it); otherwise the pending output. */
             output: components["schemas"]["Output_partner2_video_edit"] | components["schemas"]["PendingOutput"];
+        };
+        /** partner2.video.edit request detail */
+        RequestDetail_partner2_video_edit: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            operation: "partner2.video.edit";
+            /** @enum {unknown} */
+            status: "queued" | "processing" | "succeeded" | "failed";
+            /** @description Credits charged: the quote at create, or the settled price once an operation with a settle rule succeeded. A failed request keeps the figure and was refunded it in full. */
+            billableCredits: number;
+            createdAtMs: number;
+            startedAtMs: number | null;
+            completedAtMs: number | null;
+            errorMessage: string | null;
+            /** @description The submitted input (after defaults), kept for the retention period. */
+            input: Record<string, never> | null;
+            /** @description When retention removed input, output and hosted files (7 days after creation by default). */
+            dataRemovedAtMs: number | null;
+            urls: {
+                /** Format: uri */
+                get: string;
+            };
+            /** @description Present while queued or processing: wait about this long before polling again. The create answer gives the same value: the first check delay of the provider serving the request (manifest `polling`). */
+            poll_after_ms?: number;
+            /** @description The partner2.video.edit output once the request succeeded (until retention removes it); otherwise the pending output. */
+            output: components["schemas"]["Output_partner2_video_edit"] | components["schemas"]["PendingOutput"];
+            credits: components["schemas"]["RequestCredits"];
         };
         /**
          * partner2.video.generate_with_characters
@@ -1141,6 +1351,36 @@ export interface components {
             /** @description The partner2.video.generate_with_characters output once the request succeeded (until retention removes it); otherwise the pending output. */
             output: components["schemas"]["Output_partner2_video_generate_with_characters"] | components["schemas"]["PendingOutput"];
         };
+        /** partner2.video.generate_with_characters request detail */
+        RequestDetail_partner2_video_generate_with_characters: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            operation: "partner2.video.generate_with_characters";
+            /** @enum {unknown} */
+            status: "queued" | "processing" | "succeeded" | "failed";
+            /** @description Credits charged: the quote at create, or the settled price once an operation with a settle rule succeeded. A failed request keeps the figure and was refunded it in full. */
+            billableCredits: number;
+            createdAtMs: number;
+            startedAtMs: number | null;
+            completedAtMs: number | null;
+            errorMessage: string | null;
+            /** @description The submitted input (after defaults), kept for the retention period. */
+            input: Record<string, never> | null;
+            /** @description When retention removed input, output and hosted files (7 days after creation by default). */
+            dataRemovedAtMs: number | null;
+            urls: {
+                /** Format: uri */
+                get: string;
+            };
+            /** @description Present while queued or processing: wait about this long before polling again. The create answer gives the same value: the first check delay of the provider serving the request (manifest `polling`). */
+            poll_after_ms?: number;
+            /** @description The partner2.video.generate_with_characters output once the request succeeded (until retention removes it); otherwise the pending output. */
+            output: components["schemas"]["Output_partner2_video_generate_with_characters"] | components["schemas"]["PendingOutput"];
+            credits: components["schemas"]["RequestCredits"];
+        };
         /**
          * partner2.video.remix
          * @deprecated
@@ -1249,6 +1489,36 @@ export interface components {
             /** @description The partner2.video.remix output once the request succeeded (until retention removes it); otherwise the pending output. */
             output: components["schemas"]["Output_partner2_video_remix"] | components["schemas"]["PendingOutput"];
         };
+        /** partner2.video.remix request detail */
+        RequestDetail_partner2_video_remix: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            operation: "partner2.video.remix";
+            /** @enum {unknown} */
+            status: "queued" | "processing" | "succeeded" | "failed";
+            /** @description Credits charged: the quote at create, or the settled price once an operation with a settle rule succeeded. A failed request keeps the figure and was refunded it in full. */
+            billableCredits: number;
+            createdAtMs: number;
+            startedAtMs: number | null;
+            completedAtMs: number | null;
+            errorMessage: string | null;
+            /** @description The submitted input (after defaults), kept for the retention period. */
+            input: Record<string, never> | null;
+            /** @description When retention removed input, output and hosted files (7 days after creation by default). */
+            dataRemovedAtMs: number | null;
+            urls: {
+                /** Format: uri */
+                get: string;
+            };
+            /** @description Present while queued or processing: wait about this long before polling again. The create answer gives the same value: the first check delay of the provider serving the request (manifest `polling`). */
+            poll_after_ms?: number;
+            /** @description The partner2.video.remix output once the request succeeded (until retention removes it); otherwise the pending output. */
+            output: components["schemas"]["Output_partner2_video_remix"] | components["schemas"]["PendingOutput"];
+            credits: components["schemas"]["RequestCredits"];
+        };
         /**
          * prompt.enhance.image
          * @description Rewrite a rough idea into a detailed still-image prompt, keeping the language of the input.
@@ -1333,6 +1603,36 @@ export interface components {
             poll_after_ms?: number;
             /** @description The prompt.enhance.image output once the request succeeded (until retention removes it); otherwise the pending output. */
             output: components["schemas"]["Output_prompt_enhance_image"] | components["schemas"]["PendingOutput"];
+        };
+        /** prompt.enhance.image request detail */
+        RequestDetail_prompt_enhance_image: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            operation: "prompt.enhance.image";
+            /** @enum {unknown} */
+            status: "queued" | "processing" | "succeeded" | "failed";
+            /** @description Credits charged: the quote at create, or the settled price once an operation with a settle rule succeeded. A failed request keeps the figure and was refunded it in full. */
+            billableCredits: number;
+            createdAtMs: number;
+            startedAtMs: number | null;
+            completedAtMs: number | null;
+            errorMessage: string | null;
+            /** @description The submitted input (after defaults), kept for the retention period. */
+            input: Record<string, never> | null;
+            /** @description When retention removed input, output and hosted files (7 days after creation by default). */
+            dataRemovedAtMs: number | null;
+            urls: {
+                /** Format: uri */
+                get: string;
+            };
+            /** @description Present while queued or processing: wait about this long before polling again. The create answer gives the same value: the first check delay of the provider serving the request (manifest `polling`). */
+            poll_after_ms?: number;
+            /** @description The prompt.enhance.image output once the request succeeded (until retention removes it); otherwise the pending output. */
+            output: components["schemas"]["Output_prompt_enhance_image"] | components["schemas"]["PendingOutput"];
+            credits: components["schemas"]["RequestCredits"];
         };
         /**
          * prompt.enhance.location
@@ -1422,6 +1722,36 @@ export interface components {
             poll_after_ms?: number;
             /** @description The prompt.enhance.location output once the request succeeded (until retention removes it); otherwise the pending output. */
             output: components["schemas"]["Output_prompt_enhance_location"] | components["schemas"]["PendingOutput"];
+        };
+        /** prompt.enhance.location request detail */
+        RequestDetail_prompt_enhance_location: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            operation: "prompt.enhance.location";
+            /** @enum {unknown} */
+            status: "queued" | "processing" | "succeeded" | "failed";
+            /** @description Credits charged: the quote at create, or the settled price once an operation with a settle rule succeeded. A failed request keeps the figure and was refunded it in full. */
+            billableCredits: number;
+            createdAtMs: number;
+            startedAtMs: number | null;
+            completedAtMs: number | null;
+            errorMessage: string | null;
+            /** @description The submitted input (after defaults), kept for the retention period. */
+            input: Record<string, never> | null;
+            /** @description When retention removed input, output and hosted files (7 days after creation by default). */
+            dataRemovedAtMs: number | null;
+            urls: {
+                /** Format: uri */
+                get: string;
+            };
+            /** @description Present while queued or processing: wait about this long before polling again. The create answer gives the same value: the first check delay of the provider serving the request (manifest `polling`). */
+            poll_after_ms?: number;
+            /** @description The prompt.enhance.location output once the request succeeded (until retention removes it); otherwise the pending output. */
+            output: components["schemas"]["Output_prompt_enhance_location"] | components["schemas"]["PendingOutput"];
+            credits: components["schemas"]["RequestCredits"];
         };
         /**
          * prompt.enhance.variant
@@ -1527,6 +1857,36 @@ export interface components {
             /** @description The prompt.enhance.variant output once the request succeeded (until retention removes it); otherwise the pending output. */
             output: components["schemas"]["Output_prompt_enhance_variant"] | components["schemas"]["PendingOutput"];
         };
+        /** prompt.enhance.variant request detail */
+        RequestDetail_prompt_enhance_variant: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            operation: "prompt.enhance.variant";
+            /** @enum {unknown} */
+            status: "queued" | "processing" | "succeeded" | "failed";
+            /** @description Credits charged: the quote at create, or the settled price once an operation with a settle rule succeeded. A failed request keeps the figure and was refunded it in full. */
+            billableCredits: number;
+            createdAtMs: number;
+            startedAtMs: number | null;
+            completedAtMs: number | null;
+            errorMessage: string | null;
+            /** @description The submitted input (after defaults), kept for the retention period. */
+            input: Record<string, never> | null;
+            /** @description When retention removed input, output and hosted files (7 days after creation by default). */
+            dataRemovedAtMs: number | null;
+            urls: {
+                /** Format: uri */
+                get: string;
+            };
+            /** @description Present while queued or processing: wait about this long before polling again. The create answer gives the same value: the first check delay of the provider serving the request (manifest `polling`). */
+            poll_after_ms?: number;
+            /** @description The prompt.enhance.variant output once the request succeeded (until retention removes it); otherwise the pending output. */
+            output: components["schemas"]["Output_prompt_enhance_variant"] | components["schemas"]["PendingOutput"];
+            credits: components["schemas"]["RequestCredits"];
+        };
         /**
          * prompt.enhance.video
          * @description Rewrite a rough idea into a concise, camera-aware video prompt, keeping the language of the input.
@@ -1615,6 +1975,36 @@ export interface components {
             poll_after_ms?: number;
             /** @description The prompt.enhance.video output once the request succeeded (until retention removes it); otherwise the pending output. */
             output: components["schemas"]["Output_prompt_enhance_video"] | components["schemas"]["PendingOutput"];
+        };
+        /** prompt.enhance.video request detail */
+        RequestDetail_prompt_enhance_video: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            operation: "prompt.enhance.video";
+            /** @enum {unknown} */
+            status: "queued" | "processing" | "succeeded" | "failed";
+            /** @description Credits charged: the quote at create, or the settled price once an operation with a settle rule succeeded. A failed request keeps the figure and was refunded it in full. */
+            billableCredits: number;
+            createdAtMs: number;
+            startedAtMs: number | null;
+            completedAtMs: number | null;
+            errorMessage: string | null;
+            /** @description The submitted input (after defaults), kept for the retention period. */
+            input: Record<string, never> | null;
+            /** @description When retention removed input, output and hosted files (7 days after creation by default). */
+            dataRemovedAtMs: number | null;
+            urls: {
+                /** Format: uri */
+                get: string;
+            };
+            /** @description Present while queued or processing: wait about this long before polling again. The create answer gives the same value: the first check delay of the provider serving the request (manifest `polling`). */
+            poll_after_ms?: number;
+            /** @description The prompt.enhance.video output once the request succeeded (until retention removes it); otherwise the pending output. */
+            output: components["schemas"]["Output_prompt_enhance_video"] | components["schemas"]["PendingOutput"];
+            credits: components["schemas"]["RequestCredits"];
         };
         /**
          * smartmotion.generate
@@ -1753,6 +2143,36 @@ export interface components {
             /** @description The smartmotion.generate output once the request succeeded (until retention removes it); otherwise the pending output. */
             output: components["schemas"]["Output_smartmotion_generate"] | components["schemas"]["PendingOutput"];
         };
+        /** smartmotion.generate request detail */
+        RequestDetail_smartmotion_generate: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            operation: "smartmotion.generate";
+            /** @enum {unknown} */
+            status: "queued" | "processing" | "succeeded" | "failed";
+            /** @description Credits charged: the quote at create, or the settled price once an operation with a settle rule succeeded. A failed request keeps the figure and was refunded it in full. */
+            billableCredits: number;
+            createdAtMs: number;
+            startedAtMs: number | null;
+            completedAtMs: number | null;
+            errorMessage: string | null;
+            /** @description The submitted input (after defaults), kept for the retention period. */
+            input: Record<string, never> | null;
+            /** @description When retention removed input, output and hosted files (7 days after creation by default). */
+            dataRemovedAtMs: number | null;
+            urls: {
+                /** Format: uri */
+                get: string;
+            };
+            /** @description Present while queued or processing: wait about this long before polling again. The create answer gives the same value: the first check delay of the provider serving the request (manifest `polling`). */
+            poll_after_ms?: number;
+            /** @description The smartmotion.generate output once the request succeeded (until retention removes it); otherwise the pending output. */
+            output: components["schemas"]["Output_smartmotion_generate"] | components["schemas"]["PendingOutput"];
+            credits: components["schemas"]["RequestCredits"];
+        };
         /**
          * soundfx.generate
          * @description Generate a sound effect from a description (one-off, optionally a seamless loop) or from a video's content (video context).
@@ -1869,6 +2289,36 @@ export interface components {
             /** @description The soundfx.generate output once the request succeeded (until retention removes it); otherwise the pending output. */
             output: components["schemas"]["Output_soundfx_generate"] | components["schemas"]["PendingOutput"];
         };
+        /** soundfx.generate request detail */
+        RequestDetail_soundfx_generate: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            operation: "soundfx.generate";
+            /** @enum {unknown} */
+            status: "queued" | "processing" | "succeeded" | "failed";
+            /** @description Credits charged: the quote at create, or the settled price once an operation with a settle rule succeeded. A failed request keeps the figure and was refunded it in full. */
+            billableCredits: number;
+            createdAtMs: number;
+            startedAtMs: number | null;
+            completedAtMs: number | null;
+            errorMessage: string | null;
+            /** @description The submitted input (after defaults), kept for the retention period. */
+            input: Record<string, never> | null;
+            /** @description When retention removed input, output and hosted files (7 days after creation by default). */
+            dataRemovedAtMs: number | null;
+            urls: {
+                /** Format: uri */
+                get: string;
+            };
+            /** @description Present while queued or processing: wait about this long before polling again. The create answer gives the same value: the first check delay of the provider serving the request (manifest `polling`). */
+            poll_after_ms?: number;
+            /** @description The soundfx.generate output once the request succeeded (until retention removes it); otherwise the pending output. */
+            output: components["schemas"]["Output_soundfx_generate"] | components["schemas"]["PendingOutput"];
+            credits: components["schemas"]["RequestCredits"];
+        };
         /**
          * subtitles.generate
          * @description Transcribe a hosted video and burn styled subtitles into it; resolves when the subtitled video is ready.
@@ -1973,6 +2423,36 @@ export interface components {
             poll_after_ms?: number;
             /** @description The subtitles.generate output once the request succeeded (until retention removes it); otherwise the pending output. */
             output: components["schemas"]["Output_subtitles_generate"] | components["schemas"]["PendingOutput"];
+        };
+        /** subtitles.generate request detail */
+        RequestDetail_subtitles_generate: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            operation: "subtitles.generate";
+            /** @enum {unknown} */
+            status: "queued" | "processing" | "succeeded" | "failed";
+            /** @description Credits charged: the quote at create, or the settled price once an operation with a settle rule succeeded. A failed request keeps the figure and was refunded it in full. */
+            billableCredits: number;
+            createdAtMs: number;
+            startedAtMs: number | null;
+            completedAtMs: number | null;
+            errorMessage: string | null;
+            /** @description The submitted input (after defaults), kept for the retention period. */
+            input: Record<string, never> | null;
+            /** @description When retention removed input, output and hosted files (7 days after creation by default). */
+            dataRemovedAtMs: number | null;
+            urls: {
+                /** Format: uri */
+                get: string;
+            };
+            /** @description Present while queued or processing: wait about this long before polling again. The create answer gives the same value: the first check delay of the provider serving the request (manifest `polling`). */
+            poll_after_ms?: number;
+            /** @description The subtitles.generate output once the request succeeded (until retention removes it); otherwise the pending output. */
+            output: components["schemas"]["Output_subtitles_generate"] | components["schemas"]["PendingOutput"];
+            credits: components["schemas"]["RequestCredits"];
         };
         /**
          * three_d.location.generate
@@ -2104,6 +2584,36 @@ export interface components {
             /** @description The three_d.location.generate output once the request succeeded (until retention removes it); otherwise the pending output. */
             output: components["schemas"]["Output_three_d_location_generate"] | components["schemas"]["PendingOutput"];
         };
+        /** three_d.location.generate request detail */
+        RequestDetail_three_d_location_generate: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            operation: "three_d.location.generate";
+            /** @enum {unknown} */
+            status: "queued" | "processing" | "succeeded" | "failed";
+            /** @description Credits charged: the quote at create, or the settled price once an operation with a settle rule succeeded. A failed request keeps the figure and was refunded it in full. */
+            billableCredits: number;
+            createdAtMs: number;
+            startedAtMs: number | null;
+            completedAtMs: number | null;
+            errorMessage: string | null;
+            /** @description The submitted input (after defaults), kept for the retention period. */
+            input: Record<string, never> | null;
+            /** @description When retention removed input, output and hosted files (7 days after creation by default). */
+            dataRemovedAtMs: number | null;
+            urls: {
+                /** Format: uri */
+                get: string;
+            };
+            /** @description Present while queued or processing: wait about this long before polling again. The create answer gives the same value: the first check delay of the provider serving the request (manifest `polling`). */
+            poll_after_ms?: number;
+            /** @description The three_d.location.generate output once the request succeeded (until retention removes it); otherwise the pending output. */
+            output: components["schemas"]["Output_three_d_location_generate"] | components["schemas"]["PendingOutput"];
+            credits: components["schemas"]["RequestCredits"];
+        };
         /**
          * three_d.model.generate
          * @description Produce a hosted GLB 3D model from one or more public source images, optionally linked to a saved asset.
@@ -2203,6 +2713,36 @@ export interface components {
             poll_after_ms?: number;
             /** @description The three_d.model.generate output once the request succeeded (until retention removes it); otherwise the pending output. */
             output: components["schemas"]["Output_three_d_model_generate"] | components["schemas"]["PendingOutput"];
+        };
+        /** three_d.model.generate request detail */
+        RequestDetail_three_d_model_generate: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            operation: "three_d.model.generate";
+            /** @enum {unknown} */
+            status: "queued" | "processing" | "succeeded" | "failed";
+            /** @description Credits charged: the quote at create, or the settled price once an operation with a settle rule succeeded. A failed request keeps the figure and was refunded it in full. */
+            billableCredits: number;
+            createdAtMs: number;
+            startedAtMs: number | null;
+            completedAtMs: number | null;
+            errorMessage: string | null;
+            /** @description The submitted input (after defaults), kept for the retention period. */
+            input: Record<string, never> | null;
+            /** @description When retention removed input, output and hosted files (7 days after creation by default). */
+            dataRemovedAtMs: number | null;
+            urls: {
+                /** Format: uri */
+                get: string;
+            };
+            /** @description Present while queued or processing: wait about this long before polling again. The create answer gives the same value: the first check delay of the provider serving the request (manifest `polling`). */
+            poll_after_ms?: number;
+            /** @description The three_d.model.generate output once the request succeeded (until retention removes it); otherwise the pending output. */
+            output: components["schemas"]["Output_three_d_model_generate"] | components["schemas"]["PendingOutput"];
+            credits: components["schemas"]["RequestCredits"];
         };
         /**
          * video.extend
@@ -2314,6 +2854,36 @@ export interface components {
             poll_after_ms?: number;
             /** @description The video.extend output once the request succeeded (until retention removes it); otherwise the pending output. */
             output: components["schemas"]["Output_video_extend"] | components["schemas"]["PendingOutput"];
+        };
+        /** video.extend request detail */
+        RequestDetail_video_extend: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            operation: "video.extend";
+            /** @enum {unknown} */
+            status: "queued" | "processing" | "succeeded" | "failed";
+            /** @description Credits charged: the quote at create, or the settled price once an operation with a settle rule succeeded. A failed request keeps the figure and was refunded it in full. */
+            billableCredits: number;
+            createdAtMs: number;
+            startedAtMs: number | null;
+            completedAtMs: number | null;
+            errorMessage: string | null;
+            /** @description The submitted input (after defaults), kept for the retention period. */
+            input: Record<string, never> | null;
+            /** @description When retention removed input, output and hosted files (7 days after creation by default). */
+            dataRemovedAtMs: number | null;
+            urls: {
+                /** Format: uri */
+                get: string;
+            };
+            /** @description Present while queued or processing: wait about this long before polling again. The create answer gives the same value: the first check delay of the provider serving the request (manifest `polling`). */
+            poll_after_ms?: number;
+            /** @description The video.extend output once the request succeeded (until retention removes it); otherwise the pending output. */
+            output: components["schemas"]["Output_video_extend"] | components["schemas"]["PendingOutput"];
+            credits: components["schemas"]["RequestCredits"];
         };
         /**
          * video.generate
@@ -2479,6 +3049,36 @@ export interface components {
             /** @description The video.generate output once the request succeeded (until retention removes it); otherwise the pending output. */
             output: components["schemas"]["Output_video_generate"] | components["schemas"]["PendingOutput"];
         };
+        /** video.generate request detail */
+        RequestDetail_video_generate: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            operation: "video.generate";
+            /** @enum {unknown} */
+            status: "queued" | "processing" | "succeeded" | "failed";
+            /** @description Credits charged: the quote at create, or the settled price once an operation with a settle rule succeeded. A failed request keeps the figure and was refunded it in full. */
+            billableCredits: number;
+            createdAtMs: number;
+            startedAtMs: number | null;
+            completedAtMs: number | null;
+            errorMessage: string | null;
+            /** @description The submitted input (after defaults), kept for the retention period. */
+            input: Record<string, never> | null;
+            /** @description When retention removed input, output and hosted files (7 days after creation by default). */
+            dataRemovedAtMs: number | null;
+            urls: {
+                /** Format: uri */
+                get: string;
+            };
+            /** @description Present while queued or processing: wait about this long before polling again. The create answer gives the same value: the first check delay of the provider serving the request (manifest `polling`). */
+            poll_after_ms?: number;
+            /** @description The video.generate output once the request succeeded (until retention removes it); otherwise the pending output. */
+            output: components["schemas"]["Output_video_generate"] | components["schemas"]["PendingOutput"];
+            credits: components["schemas"]["RequestCredits"];
+        };
         /**
          * video.upscale
          * @description Upscale or enhance a hosted video; returns task metadata at once and resolves through the request object.
@@ -2607,6 +3207,36 @@ export interface components {
             /** @description The video.upscale output once the request succeeded (until retention removes it); otherwise the pending output. */
             output: components["schemas"]["Output_video_upscale"] | components["schemas"]["PendingOutput"];
         };
+        /** video.upscale request detail */
+        RequestDetail_video_upscale: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            operation: "video.upscale";
+            /** @enum {unknown} */
+            status: "queued" | "processing" | "succeeded" | "failed";
+            /** @description Credits charged: the quote at create, or the settled price once an operation with a settle rule succeeded. A failed request keeps the figure and was refunded it in full. */
+            billableCredits: number;
+            createdAtMs: number;
+            startedAtMs: number | null;
+            completedAtMs: number | null;
+            errorMessage: string | null;
+            /** @description The submitted input (after defaults), kept for the retention period. */
+            input: Record<string, never> | null;
+            /** @description When retention removed input, output and hosted files (7 days after creation by default). */
+            dataRemovedAtMs: number | null;
+            urls: {
+                /** Format: uri */
+                get: string;
+            };
+            /** @description Present while queued or processing: wait about this long before polling again. The create answer gives the same value: the first check delay of the provider serving the request (manifest `polling`). */
+            poll_after_ms?: number;
+            /** @description The video.upscale output once the request succeeded (until retention removes it); otherwise the pending output. */
+            output: components["schemas"]["Output_video_upscale"] | components["schemas"]["PendingOutput"];
+            credits: components["schemas"]["RequestCredits"];
+        };
         /** @description The create body: `operation` names the variant and its `input` schema. */
         CreateRequest: components["schemas"]["Create_image_edit"] | components["schemas"]["Create_image_generate"] | components["schemas"]["Create_lipsync_generate"] | components["schemas"]["Create_music_generate"] | components["schemas"]["Create_narration_generate"] | components["schemas"]["Create_partner2_character_create"] | components["schemas"]["Create_partner2_video_edit"] | components["schemas"]["Create_partner2_video_generate_with_characters"] | components["schemas"]["Create_partner2_video_remix"] | components["schemas"]["Create_prompt_enhance_image"] | components["schemas"]["Create_prompt_enhance_location"] | components["schemas"]["Create_prompt_enhance_variant"] | components["schemas"]["Create_prompt_enhance_video"] | components["schemas"]["Create_smartmotion_generate"] | components["schemas"]["Create_soundfx_generate"] | components["schemas"]["Create_subtitles_generate"] | components["schemas"]["Create_three_d_location_generate"] | components["schemas"]["Create_three_d_model_generate"] | components["schemas"]["Create_video_extend"] | components["schemas"]["Create_video_generate"] | components["schemas"]["Create_video_upscale"];
         AcceptedResponse: {
@@ -2636,31 +3266,29 @@ export interface components {
             /** @description The provider's own progress figure, where it reports one. */
             progress?: number;
         };
-        RequestDetail: {
-            operation: "RequestDetail";
-        } & (Omit<components["schemas"]["RequestObject"], "operation"> & {
-            /** @description The credits this request moved, from the account's ledger. */
-            credits: {
-                /** @description Credits taken for the request: the debit at create, plus a settlement upwards. */
-                charged: number;
-                /** @description Credits given back: the refund of a failed request, or a settlement downwards. */
-                refunded: number;
-                /** @description `charged - refunded`: `billableCredits` once the request succeeded, 0 once a failed request was refunded. */
-                net: number;
-                /** @description Oldest first. */
-                entries: {
-                    /**
-                     * @description `debit` at create, `refund` of a failed request, `adjust` when the request was settled to measured usage.
-                     * @enum {unknown}
-                     */
-                    kind: "debit" | "refund" | "adjust";
-                    /** @description Change to the balance: a debit is negative. */
-                    amount: number;
-                    note: string | null;
-                    atMs: number;
-                }[];
-            };
-        });
+        /** @description The credits this request moved, from the account's ledger. */
+        RequestCredits: {
+            /** @description Credits taken for the request: the debit at create, plus a settlement upwards. */
+            charged: number;
+            /** @description Credits given back: the refund of a failed request, or a settlement downwards. */
+            refunded: number;
+            /** @description `charged - refunded`: `billableCredits` once the request succeeded, 0 once a failed request was refunded. */
+            net: number;
+            /** @description Oldest first. */
+            entries: {
+                /**
+                 * @description `debit` at create, `refund` of a failed request, `adjust` when the request was settled to measured usage.
+                 * @enum {unknown}
+                 */
+                kind: "debit" | "refund" | "adjust";
+                /** @description Change to the balance: a debit is negative. */
+                amount: number;
+                note: string | null;
+                atMs: number;
+            }[];
+        };
+        /** @description A single request with the credits it moved (poll, cancel, `Prefer: wait`): `operation` names the variant. */
+        RequestDetail: components["schemas"]["RequestDetail_image_edit"] | components["schemas"]["RequestDetail_image_generate"] | components["schemas"]["RequestDetail_lipsync_generate"] | components["schemas"]["RequestDetail_music_generate"] | components["schemas"]["RequestDetail_narration_generate"] | components["schemas"]["RequestDetail_partner2_character_create"] | components["schemas"]["RequestDetail_partner2_video_edit"] | components["schemas"]["RequestDetail_partner2_video_generate_with_characters"] | components["schemas"]["RequestDetail_partner2_video_remix"] | components["schemas"]["RequestDetail_prompt_enhance_image"] | components["schemas"]["RequestDetail_prompt_enhance_location"] | components["schemas"]["RequestDetail_prompt_enhance_variant"] | components["schemas"]["RequestDetail_prompt_enhance_video"] | components["schemas"]["RequestDetail_smartmotion_generate"] | components["schemas"]["RequestDetail_soundfx_generate"] | components["schemas"]["RequestDetail_subtitles_generate"] | components["schemas"]["RequestDetail_three_d_location_generate"] | components["schemas"]["RequestDetail_three_d_model_generate"] | components["schemas"]["RequestDetail_video_extend"] | components["schemas"]["RequestDetail_video_generate"] | components["schemas"]["RequestDetail_video_upscale"];
         StatusResponse: {
             ok: boolean;
             /** @constant */

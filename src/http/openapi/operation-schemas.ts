@@ -1,6 +1,7 @@
 /**
- * Per manifest: the create body `Create_<operation>`, the finished output `Output_<operation>` and the request
- * object `RequestObject_<operation>` whose `output` is typed by that operation.
+ * Per manifest: the create body `Create_<operation>`, the finished output `Output_<operation>`, the request
+ * object `RequestObject_<operation>` whose `output` is typed by that operation, and `RequestDetail_<operation>`, the
+ * same with the request's `credits`.
  */
 import { renderExamples, type OperationDefinition, type OperationManifest } from '../../kernel/manifests/index.js';
 import { ref, schemaName, type Schema } from './schema-refs.js';
@@ -63,6 +64,21 @@ function requestObjectSchema(manifest: OperationManifest): Schema {
   };
 }
 
+/**
+ * One variant of `RequestDetail` (a single request's answer): the operation's request object plus `credits`, flat
+ * like the object itself rather than an `allOf` of the object union and the credits (generators merge an `allOf` over
+ * a `oneOf` differently, when at all).
+ */
+function requestDetailSchema(manifest: OperationManifest): Schema {
+  const object = requestObjectSchema(manifest) as { required: string[]; properties: Record<string, unknown> };
+  return {
+    ...object,
+    title: `${manifest.operation} request detail`,
+    required: [...object.required, 'credits'],
+    properties: { ...object.properties, credits: ref('RequestCredits') },
+  };
+}
+
 /** `publicUrl` renders the examples' sample media URLs (manifest-examples.ts). */
 export function buildOperationSchemas(definitions: OperationDefinition[], publicUrl: string): Record<string, Schema> {
   const schemas: Record<string, Schema> = {};
@@ -70,6 +86,7 @@ export function buildOperationSchemas(definitions: OperationDefinition[], public
     schemas[schemaName(manifest.operation, 'Create')] = createSchema(manifest, publicUrl);
     schemas[schemaName(manifest.operation, 'Output')] = { title: `${manifest.operation} output`, ...withoutValidatorKeywords(manifest.output) };
     schemas[schemaName(manifest.operation, 'RequestObject')] = requestObjectSchema(manifest);
+    schemas[schemaName(manifest.operation, 'RequestDetail')] = requestDetailSchema(manifest);
   }
   return schemas;
 }

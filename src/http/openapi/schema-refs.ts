@@ -2,7 +2,7 @@
 
 export type Schema = Record<string, unknown>;
 
-export type OperationSchemaKind = 'Create' | 'Output' | 'RequestObject';
+export type OperationSchemaKind = 'Create' | 'Output' | 'RequestObject' | 'RequestDetail';
 
 export const schemaName = (operation: string, kind: OperationSchemaKind) => `${kind}_${operation.replace(/\./g, '_')}`;
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

@@ -56,44 +56,34 @@ function pendingOutputSchema(): Schema {
 }
 
 /**
- * A single request's answer (poll, cancel, `Prefer: wait`): the request object plus its ledger entries, so a client
- * can reconcile what it was charged and refunded. The list and the webhook payloads carry the plain object.
+ * The credits one request moved, from the account's ledger: what a single request's answer (poll, cancel, `Prefer:
+ * wait`; the `RequestDetail` variants) carries beside the request object, so a client can reconcile what it was
+ * charged and refunded. The list and the webhook payloads carry the plain object.
  */
-function requestDetailSchema(): Schema {
+function requestCreditsSchema(): Schema {
   return {
-    allOf: [
-      ref('RequestObject'),
-      {
-        type: 'object',
-        required: ['credits'],
-        properties: {
-          credits: {
-            type: 'object',
-            description: "The credits this request moved, from the account's ledger.",
-            required: ['charged', 'refunded', 'net', 'entries'],
-            properties: {
-              charged: { type: 'integer', minimum: 0, description: 'Credits taken for the request: the debit at create, plus a settlement upwards.' },
-              refunded: { type: 'integer', minimum: 0, description: 'Credits given back: the refund of a failed request, or a settlement downwards.' },
-              net: { type: 'integer', description: '`charged - refunded`: `billableCredits` once the request succeeded, 0 once a failed request was refunded.' },
-              entries: {
-                type: 'array',
-                description: 'Oldest first.',
-                items: {
-                  type: 'object',
-                  required: ['kind', 'amount', 'note', 'atMs'],
-                  properties: {
-                    kind: { enum: ['debit', 'refund', 'adjust'], description: '`debit` at create, `refund` of a failed request, `adjust` when the request was settled to measured usage.' },
-                    amount: { type: 'integer', description: 'Change to the balance: a debit is negative.' },
-                    note: { type: ['string', 'null'] },
-                    atMs: { type: 'integer' },
-                  },
-                },
-              },
-            },
+    type: 'object',
+    description: "The credits this request moved, from the account's ledger.",
+    required: ['charged', 'refunded', 'net', 'entries'],
+    properties: {
+      charged: { type: 'integer', minimum: 0, description: 'Credits taken for the request: the debit at create, plus a settlement upwards.' },
+      refunded: { type: 'integer', minimum: 0, description: 'Credits given back: the refund of a failed request, or a settlement downwards.' },
+      net: { type: 'integer', description: '`charged - refunded`: `billableCredits` once the request succeeded, 0 once a failed request was refunded.' },
+      entries: {
+        type: 'array',
+        description: 'Oldest first.',
+        items: {
+          type: 'object',
+          required: ['kind', 'amount', 'note', 'atMs'],
+          properties: {
+            kind: { enum: ['debit', 'refund', 'adjust'], description: '`debit` at create, `refund` of a failed request, `adjust` when the request was settled to measured usage.' },
+            amount: { type: 'integer', description: 'Change to the balance: a debit is negative.' },
+            note: { type: ['string', 'null'] },
+            atMs: { type: 'integer' },
           },
         },
       },
-    ],
+    },
   };
 }
 
@@ -150,7 +140,11 @@ export function buildSharedSchemas(registry: OperationRegistry): Record<string, 
     },
     RequestObject: { description: 'A request: `operation` names the variant, whose `output` is typed by the operation.', ...operationUnion(registry.names(), 'RequestObject') },
     PendingOutput: pendingOutputSchema(),
-    RequestDetail: requestDetailSchema(),
+    RequestCredits: requestCreditsSchema(),
+    RequestDetail: {
+      description: 'A single request with the credits it moved (poll, cancel, `Prefer: wait`): `operation` names the variant.',
+      ...operationUnion(registry.names(), 'RequestDetail'),
+    },
     StatusResponse: statusResponseSchema(),
     Problem: problemSchema(),
   };
