@@ -72,14 +72,19 @@ describe('list, cancel, estimate and Prefer: wait', () => {
 
   it('answers a create with Prefer: wait with the finished request when it completes in time, else 202', async () => {
     const { key } = await service.createKey({ credits: 100 });
+    // Only a wait that ran out is counted apart (the create-latency SLI leaves those out): not one that finished.
+    const ranOut = async () => (await service.service.gateway.metrics.createWaitsRanOut.get()).values[0]?.value ?? 0;
+    const ranOutBefore = await ranOut();
     const quick = await service.api('POST', '/api/v1/requests', { key, body: echo({ message: 'fast' }), headers: { prefer: 'wait=5' } });
     expect(quick.status).to.equal(200);
     expect(quick.headers.get('preference-applied')).to.equal('wait=5');
     expect(quick.body).to.include({ status: 'succeeded' });
     expect(quick.body.output.echo).to.equal('fast');
+    expect(await ranOut()).to.equal(ranOutBefore);
     const slow = await service.api('POST', '/api/v1/requests', { key, body: { operation: 'test.slow', input: { message: 'slow', script: { pending: 1_000_000 } } }, headers: { prefer: 'wait=1' } });
     expect(slow.status).to.equal(202);
     expect(slow.body.status).to.equal('queued');
+    expect(await ranOut()).to.equal(ranOutBefore + 1);
     await pollUntilTerminal(service, key, slow.body.id, 10_000);
   });
 });

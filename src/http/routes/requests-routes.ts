@@ -45,6 +45,9 @@ export function addRequestRoutes(router: Router, gateway: Gateway): void {
           ctx.body = toRequestDetail(waited.record, await ledgers.of(waited.record), publicUrl, pollHints.forRecord(waited.record));
           return;
         }
+        // Answered 202 below, after a wait of at least a second: slow by the client's choice, which the
+        // create-latency SLI leaves out (docs/operations.md).
+        if (waitSeconds! >= 1) gateway.metrics.createWaitRanOut();
       } finally {
         watch.close();
       }

@@ -128,6 +128,11 @@ export class GatewayMetrics {
 
   readonly httpRequests = new Counter({ name: 'mediagate_http_requests_total', help: 'HTTP requests by matched route pattern', labelNames: ['method', 'route', 'status'], registers: [this.registry] });
   readonly httpDuration = new Histogram({ name: 'mediagate_http_request_duration_seconds', help: 'HTTP request latency', labelNames: ['method', 'route', 'status'], buckets: secondsBuckets.http, registers: [this.registry] });
+  readonly createWaitsRanOut = new Counter({
+    name: 'mediagate_create_waits_ran_out_total',
+    help: 'Creates asking Prefer: wait=1 or more that answered 202 when the wait ran out (slow by the client\'s choice)',
+    registers: [this.registry],
+  });
 
   readonly databaseUp = new Gauge({ name: 'mediagate_database_up', help: 'The last database check answered (1) or not (0)', registers: [this.registry] });
   readonly databasePoolConnections = new Gauge({
@@ -227,6 +232,15 @@ export class GatewayMetrics {
 
   sweeperRepaired(action: SweeperAction, count: number): void {
     if (count > 0) this.sweeperActions.inc({ action }, count);
+  }
+
+  /**
+   * A create with `Prefer: wait` of at least a second answered 202 because its wait ran out: counted as well as
+   * answered (httpAnswered), so the create-latency SLI can leave it out (prometheus/rules: it took longer than 1 s
+   * because the client asked it to wait, not because the create was slow).
+   */
+  createWaitRanOut(): void {
+    this.createWaitsRanOut.inc();
   }
 
   httpAnswered(method: string, route: string, status: string, seconds: number): void {
