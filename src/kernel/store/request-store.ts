@@ -18,6 +18,8 @@ const claimSql = (taskCondition: 'NULL' | 'NOT NULL') => `UPDATE requests
     AND (status = 'queued' OR (status = 'processing' AND (lease_owner IS NULL OR lease_expires_at_ms < ?)))`;
 const claimSqlByPhase = { start: claimSql('NULL'), poll: claimSql('NOT NULL') };
 const claimPollNumberSql = `${claimSqlByPhase.poll} AND poll_count = ?`;
+/** claimSql's parameters, in its order; a poll pinned to its number adds `poll_count` (claimPollNumberSql). */
+const claimParams = (id: string, worker: string, nowMs: number, leaseExpiresAtMs: number, phase: 'start' | 'poll') => [nowMs, worker, leaseExpiresAtMs, phase === 'start' ? 1 : 0, id, nowMs];
 /** The claims that answer the claimed row themselves, where the dialect can (SqlDatabase.updateReturning). */
 const returningRow = (sql: string) => `${sql} RETURNING *`;
 const claimReturningSqlByPhase = { start: returningRow(claimSqlByPhase.start), poll: returningRow(claimSqlByPhase.poll) };
@@ -209,7 +211,7 @@ export class RequestStore {
    * it claims nothing once the request is past it.
    */
   async claim(id: string, worker: string, nowMs: number, leaseMs: number, phase: 'start' | 'poll', pollCount?: number): Promise<RequestRecord | undefined> {
-    const params = [nowMs, worker, nowMs + leaseMs, phase === 'start' ? 1 : 0, id, nowMs];
+    const params = claimParams(id, worker, nowMs, nowMs + leaseMs, phase);
     const pinned = phase === 'poll' && pollCount !== undefined;
     const args = pinned ? [...params, pollCount] : params;
     // One statement where the dialect returns the updated row (SQLite), else the UPDATE and a read of the row.
@@ -232,7 +234,7 @@ export class RequestStore {
   async claimPollOf(knownRow: KnownRow, worker: string, nowMs: number, leaseMs: number): Promise<RequestRecord | undefined> {
     const known = JSON.parse(knownRow) as RequestRecord;
     const leaseExpiresAtMs = nowMs + leaseMs;
-    const { changes } = await this.db.run(claimPollNumberSql, [nowMs, worker, leaseExpiresAtMs, 0, known.id, nowMs, known.pollCount]);
+    const { changes } = await this.db.run(claimPollNumberSql, [...claimParams(known.id, worker, nowMs, leaseExpiresAtMs, 'poll'), known.pollCount]);
     if (changes !== 1) return undefined;
     known.status = 'processing';
     known.startedAtMs ??= nowMs;
