@@ -187,9 +187,11 @@ describe('tracing an embedded gateway into an in-memory exporter', function () {
     const id = created.body.id as string;
     await finished(id);
     expect((await call('GET', '/api/v1/requests?limit=1&status=succeeded')).status).to.equal(200);
-    const tree = await eventually('the webhook delivery span', async () => {
+    // The attempt's span ends after its POST's (once the attempt is recorded): wait for both.
+    const tree = await eventually('the webhook delivery spans', async () => {
       const spans = new SpanTree(await gateway.spans());
-      return spans.all((span) => span.kind === 'CLIENT' && span.scope === '@opentelemetry/instrumentation-http').length > 0 ? spans : undefined;
+      const posted = spans.all((span) => span.kind === 'CLIENT' && span.scope === '@opentelemetry/instrumentation-http').length > 0;
+      return posted && spans.all((span) => span.name === 'mediagate.webhook.delivery').length > 0 ? spans : undefined;
     });
     expect(vendor.calls('POST', '/hook?token=hook-secret-1')).to.have.length(1);
     const delivery = tree.one('webhook delivery', (span) => span.kind === 'CLIENT' && span.scope === '@opentelemetry/instrumentation-http');
