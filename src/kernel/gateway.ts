@@ -12,7 +12,7 @@ import { openOAuth, type OAuthKernel } from './oauth/index.js';
 import { Workspaces } from './workspaces/index.js';
 import { LocalFolderBlobs, openBlobStore, publishSamples, type BlobStore } from './blobs/index.js';
 import { projectRoot, type Settings } from './config/index.js';
-import { RequestCanceller, RequestCreator, RequestFinisher, RequestWorker, RetentionPurge, Sweeper, toRequestObject } from './lifecycle/index.js';
+import { CancelNoticeListener, RequestCanceller, RequestCreator, RequestFinisher, RequestWorker, RetentionPurge, Sweeper, toRequestObject } from './lifecycle/index.js';
 import { loadManifests, OperationRegistry } from './manifests/index.js';
 import { checkRoutes, PluginRegistry } from './plugins/index.js';
 import { createLogger } from './observability/logger.js';
@@ -153,6 +153,13 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
       ? new RabbitMqChangeFeed({ url: settings.queue.url, prefix: settings.queue.prefix, batchMs: settings.watches.notice_batch_ms, log, connectionName: `mediagate ${hostname()}:${process.pid} (changes)` })
       : new MemoryChangeFeed();
   if (changeFeed instanceof RabbitMqChangeFeed) await changeFeed.connect();
+  // Cancels answered by an API process reach the workers of the other processes (lifecycle/cancel-notices.ts); in
+  // one process the canceller stops a start directly and needs no notices.
+  const cancelNotices =
+    changeFeed instanceof RabbitMqChangeFeed && settings.queue.url
+      ? new RabbitMqChangeFeed({ url: settings.queue.url, prefix: settings.queue.prefix, topic: 'cancels', log, connectionName: `mediagate ${hostname()}:${process.pid} (cancels)` })
+      : undefined;
+  await cancelNotices?.connect();
   const publicUrl = settings.server.public_url;
   const pluginStateRoot = join(settings.data_dir, 'plugins');
 
@@ -208,7 +215,7 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
     metrics,
     changes: changeFeed,
   });
-  const canceller = new RequestCanceller({ requests, registry, plugins, finisher, leaseMs: settings.worker.lease_ms, blobs, publicUrl, pluginStateRoot, outbound, log, clock, metrics });
+  const canceller = new RequestCanceller({ requests, registry, plugins, finisher, leaseMs: settings.worker.lease_ms, blobs, publicUrl, pluginStateRoot, outbound, log, clock, metrics, cancelNotices });
   const watches = new RequestWatches({ feed: changeFeed, read: (ids) => requests.viewMany(ids), settings: settings.watches, log });
   const sweeper = new Sweeper({ requests, queue, clock, settings: settings.worker, log, metrics });
   const slots = new WorkerSlots(settings.worker.concurrency + settings.worker.poll_concurrency);
@@ -253,6 +260,7 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
     metrics,
     watches,
     async startWorking() {
+      if (cancelNotices) await new CancelNoticeListener({ requests, log }).listenTo(cancelNotices);
       await queue.consume(slots.around(worker.handle), { concurrency: settings.worker.concurrency, pollConcurrency: settings.worker.poll_concurrency });
       sweeper.start();
       retention.start();
@@ -267,6 +275,7 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
       await webhooks.stop();
       await queue.close();
       await changeFeed.close();
+      await cancelNotices?.close();
       plugins.shutdown();
       await admissions.idle();
       await database.close();

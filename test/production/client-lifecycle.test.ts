@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import { api, ProcessTopology, waitForTerminal, type ManagedProcess } from '../support/process-topology.js';
 import { freePort } from '../support/free-port.js';
+import { withBrokerChannel } from '../support/rabbitmq.js';
 
 describe('client lifecycle on the production topology', function () {
   this.timeout(120_000);
@@ -79,6 +80,42 @@ describe('client lifecycle on the production topology', function () {
     const listed = await api(apis[1].url, key, 'GET', '/api/v1/requests?limit=10');
     expect(listed.body.data.map((item: { id: string }) => item.id)).to.include(slow.body.id);
     expect((await api(apis[0].url, key, 'GET', '/api/v1/status')).body.creditsRemaining).to.equal(998);
+  });
+
+  it('stops a start running in the worker process when an API process answers the cancel, once the store confirms it', async () => {
+    const key = await topology.createKey(1000);
+    const created = await api(apis[0].url, key, 'POST', '/api/v1/requests', { operation: 'test.echo', input: { message: 'long render', script: { start_delay_ms: 120_000 } } });
+    expect(created.status).to.equal(202);
+    const id: string = created.body.id;
+    let seen;
+    do seen = await api(apis[1].url, key, 'GET', `/api/v1/requests/${id}`);
+    while (seen.body.status === 'queued' && (await new Promise((resolve) => setTimeout(resolve, 50, true))));
+    expect(seen.body.status).to.equal('processing');
+    const charged: number = seen.body.billableCredits;
+    expect(charged).to.be.greaterThan(0);
+    expect((await api(apis[0].url, key, 'GET', '/api/v1/status')).body.creditsRemaining).to.equal(1000 - charged);
+
+    // A notice on the broker with no cancel recorded in the store stops nothing.
+    await withBrokerChannel(async (channel) => {
+      channel.publish(`${topology.env.MEDIAGATE_AMQP_PREFIX}.cancels`, '', Buffer.from(JSON.stringify([id])));
+      // The channel's close-ok follows the publish: closing only the connection can lose it.
+      await channel.close();
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect((await api(apis[1].url, key, 'GET', `/api/v1/requests/${id}`)).body.status).to.equal('processing');
+
+    const started = performance.now();
+    const cancelled = await api(apis[1].url, key, 'POST', `/api/v1/requests/${id}/cancel`);
+    const elapsedMs = performance.now() - started;
+
+    // Answered once the worker stopped the start, not after the 5 s a cancel waits for a busy worker (409).
+    expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(200);
+    expect(elapsedMs).to.be.lessThan(4_000);
+    expect(cancelled.body).to.deep.include({ id, status: 'failed', errorMessage: 'the request was cancelled by the client' });
+    expect(cancelled.body.credits).to.deep.include({ charged, refunded: charged, net: 0 });
+    expect((await api(apis[0].url, key, 'GET', '/api/v1/status')).body.creditsRemaining).to.equal(1000);
+    const again = await api(apis[0].url, key, 'POST', `/api/v1/requests/${id}/cancel`);
+    expect([again.status, again.body.code]).to.deep.equal([409, 'MG_REQUEST_ALREADY_FINISHED']);
   });
 
   it('purges data past retention on the shared store: both API processes then show the marker', async () => {

@@ -62,8 +62,9 @@ export class ProcessTopology {
       const queue = new RabbitMqQueue({ url: rabbitMqUrl, prefix });
       await queue.connect().catch(() => undefined);
       await queue.destroyTopology().catch(() => undefined);
-      // The change feed's exchange is not part of the job topology (non-durable, it would last until a broker restart).
-      await withBrokerChannel((channel) => channel.deleteExchange(`${prefix}.changes`)).catch(() => undefined);
+      // The change and cancel notices' exchanges are not part of the job topology (non-durable, they would last until
+      // a broker restart).
+      for (const topic of ['changes', 'cancels']) await withBrokerChannel((channel) => channel.deleteExchange(`${prefix}.${topic}`)).catch(() => undefined);
       await database.drop();
       await rm(blobDir, { recursive: true, force: true });
     });

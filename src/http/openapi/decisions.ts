@@ -61,7 +61,7 @@ export const apiDecisions = `
   \`Content-Length\` and byte ranges, for the 7-day retention period.
 - **Beyond the spec**: \`GET /api/v1/requests\` lists the key's requests (cursor pages, filters),
   \`POST /api/v1/requests/{id}/cancel\` cancels a queued or processing request (a local render or an upload under way
-  in the answering process is stopped, a vendor task cancelled where supported,
+  is stopped, in whichever worker process runs it, a vendor task cancelled where supported,
   request failed with "the request was cancelled by the client", full refund), \`POST /api/v1/estimates\` prices a
   create without writing anything, and \`Prefer: wait=N\` (at most 60 s) on create answers with the finished request.
 - **Webhooks** follow Standard Webhooks: headers \`webhook-id\` (the same on every attempt of one delivery),

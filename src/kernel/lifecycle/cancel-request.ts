@@ -3,16 +3,19 @@
  * worker would (a conditional claim), asks the vendor to cancel its task where the plugin can, and fails
  * the request with a clear message and a full refund in the finishing transaction.
  *
- * A request a worker holds right now cannot be taken. Its start, when it runs in this process and has not
- * begun a vendor submission (a local render, an upload), is stopped: that worker then fails the request with
- * the same message and refund. Otherwise the canceller waits a few seconds for the worker to let go (a poll
- * is short) and then takes it; a worker still busy after that leaves the client told to retry in a moment
- * (409), never with a request half-cancelled.
+ * A request a worker holds right now cannot be taken. Its start, when it has not begun a vendor submission (a
+ * local render, an upload), is stopped: that worker then fails the request with the same message and refund. In
+ * this process the start is stopped directly; in another (production's workers) the cancel is recorded on the
+ * request and announced on the cancel notices, and the worker running the start stops it once the store confirms
+ * the cancel (cancel-notices.ts). Meanwhile the canceller waits a few seconds for the worker to let go (a poll is
+ * short, a stopped start fails the request) and then takes it; a worker still busy after that (a vendor
+ * submission under way) leaves the client told to retry in a moment (409), never with a request half-cancelled.
  */
 import type { Logger } from 'pino';
 import { ApiError } from '../errors/index.js';
 import type { OperationRegistry } from '../manifests/index.js';
 import type { PluginRegistry } from '../plugins/index.js';
+import type { ChangeNotices } from '../queue/index.js';
 import { terminalStatuses, type RequestRecord, type RequestStore } from '../store/index.js';
 import { callProvider, type ProviderCallDeps } from './call-provider.js';
 import type { RequestFinisher } from './finish-request.js';
@@ -35,6 +38,8 @@ export class RequestCanceller {
       finisher: RequestFinisher;
       leaseMs: number;
       log: Logger;
+      /** Where workers in other processes hear of cancels (production); absent when every worker is in this process. */
+      cancelNotices?: ChangeNotices;
     },
   ) {}
 
@@ -49,23 +54,30 @@ export class RequestCanceller {
   }
 
   /**
-   * Claims the request like a worker would; while a worker holds it, stops its start where this process runs
-   * it and polls the row (the store is the truth) until the claim succeeds or the request is finished.
+   * Claims the request like a worker would; while a worker holds it, stops its start (directly in this process,
+   * through the store and the cancel notices in another) and polls the row (the store is the truth) until the
+   * claim succeeds or the request is finished.
    */
   private async take(id: string): Promise<RequestRecord | 'failed by its worker'> {
-    const { requests, clock, leaseMs } = this.deps;
+    const { requests, clock, leaseMs, cancelNotices } = this.deps;
     // Real time, not the injected clock: this bounds how long the client's HTTP call is held.
     const until = performance.now() + HELD_REQUEST_WAIT_MS;
     let stopped = false;
+    let recorded = false;
     for (let delay = 10; ; delay = Math.min(250, delay * 2)) {
       const claimed = (await requests.claim(id, owner, clock.now(), leaseMs, 'start')) ?? (await requests.claim(id, owner, clock.now(), leaseMs, 'poll'));
       if (claimed) return claimed;
       const now = await requests.get(id);
       if (now && terminalStatuses.has(now.status)) {
-        if (stopped && now.status === 'failed' && now.errorMessage === cancelledMessage) return 'failed by its worker';
+        if ((stopped || recorded) && now.status === 'failed' && now.errorMessage === cancelledMessage) return 'failed by its worker';
         throw new ApiError('MG_REQUEST_ALREADY_FINISHED', `request ${id} already ${now.status}`);
       }
       stopped = stopStart(id) || stopped;
+      if (!stopped && cancelNotices) {
+        recorded ||= await requests.requestCancel(id, clock.now());
+        // Repeated while waiting: a notice may be lost (change-feed.ts), and a worker acts only on the first that finds the start.
+        if (recorded) cancelNotices.announce(id);
+      }
       if (performance.now() >= until) {
         throw new ApiError('MG_REQUEST_BUSY', `request ${id} is being worked on right now; retry the cancel in a moment`, { headers: { 'Retry-After': '1' } });
       }

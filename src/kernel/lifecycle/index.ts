@@ -6,6 +6,7 @@ export { toRequestObject, toRequestDetail, requestUrl, type RequestObject, type 
 export type { LifecycleSettings } from './lifecycle-settings.js';
 export { PollHints } from './poll-hints.js';
 export { RequestCanceller, cancelledMessage } from './cancel-request.js';
+export { CancelNoticeListener } from './cancel-notices.js';
 export { RetentionPurge, type RetentionSettings } from './retention-purge.js';
 export { RequestWatches, type RequestWatch, type RequestWatchSettings } from './request-watches.js';
 export { requestStateTag } from './request-state-tag.js';

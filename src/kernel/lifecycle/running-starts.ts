@@ -5,8 +5,9 @@
  * canceller then cancels at the vendor — stopping the start would lose the only handle on that job.
  *
  * One registry per process rather than per gateway: the worker and the canceller are built apart (gateway.ts)
- * and meet only here, and request ids are unique, so sharing it cannot mix requests up. A cancel reaches only
- * this process's starts; one running in another worker process (`start worker`) is waited for instead.
+ * and meet only here, and request ids are unique, so sharing it cannot mix requests up. A cancel answered in
+ * another process (an API process apart from the workers) reaches this one's starts through the cancel notices
+ * (cancel-notices.ts), which end in `stopStart` here too.
  */
 
 /** The errorMessage of a cancelled request, whether the canceller or the stopped start failed it. */
@@ -74,4 +75,10 @@ export function stopStart(requestId: string): boolean {
     stopped = true;
   }
   return stopped;
+}
+
+/** The requests with a start running in this process that a cancel could still stop: these of `requestIds`, or all. */
+export function stoppableStarts(requestIds?: readonly string[]): string[] {
+  const stoppable = (id: string) => [...(running.get(id) ?? [])].some((entry) => !entry.submitting && !entry.reason);
+  return (requestIds ?? [...running.keys()]).filter(stoppable);
 }

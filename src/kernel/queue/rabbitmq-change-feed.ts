@@ -26,8 +26,15 @@ import { bounded } from './deadline.js';
 export interface RabbitMqChangeFeedOptions {
   /** amqp://user:password@host:port/vhost, the job queue's URL. */
   url: string;
-  /** The job queue's prefix: the exchange is `<prefix>.changes`. */
+  /** The job queue's prefix: the exchange is `<prefix>.<topic>`. */
   prefix: string;
+  /**
+   * What the notices say about the requests they name: `changes` (the default), that their state changed, for the
+   * processes holding waiters; `cancels`, that a client asked to cancel them, for the workers that may be running
+   * their starts (lifecycle/cancel-notices.ts). Each topic is an exchange of its own, so a worker is not sent every
+   * state change to find the rare cancel.
+   */
+  topic?: 'changes' | 'cancels';
   /** How long announcements are gathered into one message. Default 5 ms. */
   batchMs?: number;
   /** Reconnect backoff (exponential with jitter). Default 250 ms .. 30 s. */
@@ -62,7 +69,7 @@ export class RabbitMqChangeFeed implements ChangeFeed {
 
   constructor(private readonly options: RabbitMqChangeFeedOptions) {
     if (!/^[A-Za-z0-9_.-]{1,100}$/.test(options.prefix)) throw new Error(`invalid change feed prefix ${JSON.stringify(options.prefix)}`);
-    this.exchange = `${options.prefix}.changes`;
+    this.exchange = `${options.prefix}.${options.topic ?? 'changes'}`;
     this.batchMs = options.batchMs ?? 5;
     this.log = (options.log ?? pino({ level: 'silent' })).child({ component: 'rabbitmq-change-feed', exchange: this.exchange });
   }
@@ -72,7 +79,7 @@ export class RabbitMqChangeFeed implements ChangeFeed {
     const reconnect = this.options.reconnect ?? { initialMs: 250, maxMs: 30_000 };
     this.connection = await amqp.connect(this.options.url, {
       timeout: 10_000,
-      clientProperties: { connection_name: this.options.connectionName ?? `mediagate ${hostname()}:${process.pid} (changes)` },
+      clientProperties: { connection_name: this.options.connectionName ?? `mediagate ${hostname()}:${process.pid} (${this.options.topic ?? 'changes'})` },
       recovery: { initialDelay: reconnect.initialMs, maxDelay: reconnect.maxMs, initialMaxRetries: 0, setup: (model: ChannelModel) => this.setUp(model) },
     });
     this.connection.on('disconnect', (error: Error) => {

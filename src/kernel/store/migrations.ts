@@ -384,6 +384,21 @@ const migrations: Migration[] = [
       });
     },
   },
+  {
+    name: '0009_cancel_requested',
+    async up(knex) {
+      // When a client asked to cancel a request that a worker in another process was running (cancel-request.ts):
+      // that worker reads it before it stops the start, so a broker message alone never cancels a request.
+      await knex.schema.alterTable('requests', (t) => {
+        t.bigInteger('cancel_requested_at_ms').nullable();
+      });
+    },
+    async down(knex) {
+      await knex.schema.alterTable('requests', (t) => {
+        t.dropColumn('cancel_requested_at_ms');
+      });
+    },
+  },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

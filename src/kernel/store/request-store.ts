@@ -378,6 +378,30 @@ export class RequestStore {
     }));
   }
 
+  /**
+   * Records that the client asked to cancel a request that another process is working on (cancel-request.ts), so
+   * a worker told of it over the cancel notices reads the request from the store before stopping a start: the store,
+   * not a broker message, says that the client wants it stopped. The first request's time is kept. False when the
+   * request is already finished.
+   */
+  async requestCancel(id: string, nowMs: number): Promise<boolean> {
+    const { changes } = await this.db.run(
+      `UPDATE requests SET cancel_requested_at_ms = COALESCE(cancel_requested_at_ms, ?) WHERE id = ? AND status IN ('queued', 'processing')`,
+      [nowMs, id],
+    );
+    return changes === 1;
+  }
+
+  /** Of these requests, the ones a client asked to cancel that are not finished yet. */
+  async withCancelRequested(ids: readonly string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.all<{ id: string }>(
+      `SELECT id FROM requests WHERE id IN (${ids.map(() => '?').join(', ')}) AND cancel_requested_at_ms IS NOT NULL AND status IN ('queued', 'processing')`,
+      [...ids],
+    );
+    return rows.map((row) => row.id);
+  }
+
   /** Finished requests whose input and output are past retention and still stored (oldest first). */
   async findPastRetention(createdBeforeMs: number, limit: number): Promise<{ id: string }[]> {
     return this.db.all<{ id: string }>(

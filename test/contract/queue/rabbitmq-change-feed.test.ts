@@ -25,7 +25,7 @@ async function feed(overrides: Partial<RabbitMqChangeFeedOptions> & { prefix: st
 async function cleanUp(): Promise<void> {
   for (const made of created.splice(0)) await made.close();
   await withBrokerChannel(async (channel) => {
-    for (const prefix of prefixes) await channel.deleteExchange(`${prefix}.changes`);
+    for (const prefix of prefixes) for (const topic of ['changes', 'cancels']) await channel.deleteExchange(`${prefix}.${topic}`);
   });
   prefixes.clear();
 }
@@ -64,6 +64,18 @@ describe('RabbitMqChangeFeed', function () {
       worker.announce('req_both');
       await waitFor(() => first.ids.length > 0 && second.ids.length > 0, 5_000, 'both subscribers');
       expect([first.ids, second.ids]).to.deep.equal([['req_both'], ['req_both']]);
+    });
+
+    it('keeps each topic on its exchange: cancel notices reach only cancel subscribers, state changes only theirs', async function () {
+      const prefix = uniquePrefix();
+      const [changes, cancels] = [await listen(await feed({ prefix })), await listen(await feed({ prefix, topic: 'cancels' }))];
+      const [changeAnnouncer, cancelAnnouncer] = [await feed({ prefix }), await feed({ prefix, topic: 'cancels' })];
+      expect(cancelAnnouncer.exchange).to.equal(`${prefix}.cancels`);
+      changeAnnouncer.announce('req_changed');
+      cancelAnnouncer.announce('req_cancelasked');
+      await waitFor(() => changes.ids.length > 0 && cancels.ids.length > 0, 5_000, 'both topics');
+      await quietPeriod(100);
+      expect([changes.ids, cancels.ids]).to.deep.equal([['req_changed'], ['req_cancelasked']]);
     });
 
     it('tells the listener it may have missed notices when its connection was dropped, and delivers again after', async function () {

@@ -19,7 +19,7 @@ export function describeStoreContract(name: string, open: (context: Mocha.Contex
       const opened = await open(this);
       cleanup = opened.cleanup;
       database = openDatabase(opened.url, { poolMax: 10 });
-      expect(await migrateToLatest(database)).to.deep.equal(['0001_initial', '0002_webhooks', '0003_rate_limits', '0004_retention_index', '0005_users_sessions', '0006_oauth', '0007_workspaces', '0008_trace_context']);
+      expect(await migrateToLatest(database)).to.deep.equal(['0001_initial', '0002_webhooks', '0003_rate_limits', '0004_retention_index', '0005_users_sessions', '0006_oauth', '0007_workspaces', '0008_trace_context', '0009_cancel_requested']);
       expect(await migrateToLatest(database), 'migrating twice is a no-op').to.deep.equal([]);
       requests = new RequestStore(database.sql);
       accounts = new AccountStore(database.sql);
@@ -145,6 +145,25 @@ export function describeStoreContract(name: string, open: (context: Mocha.Contex
       await requests.claim(id, 'a', Date.now(), 10_000, 'start');
       expect(await requests.release(id, 'a', { status: 'queued', nextCheckAtMs: 99, refundAttempt: true })).to.equal(true);
       expect(await requests.get(id)).to.include({ status: 'queued', attempts: 0, nextCheckAtMs: 99, leaseOwner: null });
+    });
+
+    it('records a cancel asked for while a worker holds the request, and tells which unfinished requests have one', async () => {
+      const accountId = await account(0);
+      const [asked, notAsked, finished] = [await request(accountId), await request(accountId), await request(accountId)];
+      await requests.claim(asked, 'a', Date.now(), 10_000, 'start');
+      await requests.claim(finished, 'a', Date.now(), 10_000, 'start');
+      expect(await requests.requestCancel(asked, 100)).to.equal(true);
+      // A second ask (the canceller repeats while it waits, or the client retries) keeps the first time.
+      expect(await requests.requestCancel(asked, 200)).to.equal(true);
+      expect(await requests.requestCancel(finished, 100)).to.equal(true);
+      await requests.finish(database.sql, finished, 'a', { status: 'failed', output: null, errorMessage: 'x', completedAtMs: 300 });
+      expect(await requests.withCancelRequested([asked, notAsked, finished, 'req_absent'])).to.deep.equal([asked]);
+      expect(await requests.withCancelRequested([])).to.deep.equal([]);
+      expect(await requests.requestCancel(finished, 400), 'a finished request takes no cancel').to.equal(false);
+      const column = await database.sql.first<{ at: number | string }>('SELECT cancel_requested_at_ms AS at FROM requests WHERE id = ?', [asked]);
+      expect(Number(column?.at)).to.equal(100);
+      // The lease holder is not disturbed: the record and the claims read as before.
+      expect(await requests.get(asked)).to.include({ status: 'processing', leaseOwner: 'a' });
     });
 
     it('finds requests that are due and unattended, or whose lease expired', async () => {
