@@ -79,6 +79,9 @@ describe('metrics under traffic through the REST API', function () {
     expect(change('mediagate_provider_calls_total', { provider: 'scripted', call: 'start', outcome: 'ok' })).to.equal(1);
     expect(change('mediagate_provider_calls_total', { provider: 'scripted', call: 'status', outcome: 'ok' })).to.equal(2);
     expect(change('mediagate_provider_call_duration_seconds_count', { provider: 'scripted', call: 'status' })).to.equal(2);
+    // Both polls were scheduled, so both are measured against their due time; a worker with free slots takes them within moments (a bogus due time would land past 5 s).
+    expect(change('mediagate_vendor_poll_lateness_seconds_count', { provider: 'scripted' })).to.equal(2);
+    expect(change('mediagate_vendor_poll_lateness_seconds_bucket', { provider: 'scripted', le: '5' })).to.equal(2);
     expect(change('mediagate_credits_settled_total', { operation: 'test.echo', direction: 'down' })).to.equal(14);
     expect(change('mediagate_credits_refunded_total', { operation: 'test.echo' })).to.equal(14);
     expect(change('mediagate_credits_settled_total', { operation: 'test.echo', direction: 'up' })).to.equal(0);

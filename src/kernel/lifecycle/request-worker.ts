@@ -67,10 +67,12 @@ export class RequestWorker {
     const { requests, settings, clock, workerId } = this.deps;
     if (job.poll !== undefined) {
       // A poll this worker scheduled (it holds the job in its own timers) knows the row: no read after the claim.
+      const takenAt = clock.now();
       const polled = job.known
-        ? await requests.claimPollOf(job.known, workerId, clock.now(), settings.lease_ms)
-        : await requests.claim(job.requestId, workerId, clock.now(), settings.lease_ms, 'poll', job.poll);
+        ? await requests.claimPollOf(job.known, workerId, takenAt, settings.lease_ms)
+        : await requests.claim(job.requestId, workerId, takenAt, settings.lease_ms, 'poll', job.poll);
       if (!polled) return;
+      if (job.dueAtMs !== undefined && polled.provider) this.deps.metrics?.vendorPollTaken(polled.provider, (takenAt - job.dueAtMs) / 1000);
       span.setAttributes(claimedAttributes('poll', polled));
       return this.poll(polled);
     }
@@ -259,7 +261,7 @@ export class RequestWorker {
     // state tag is the same), so no waiter is told; most polls of a vendor that reports no progress are such. After a
     // start it is the worker's own copy, whose output may not be written yet (start_record_after_ms): always told.
     if (pollCount === 0 || !isDeepStrictEqual(output, request.output)) this.deps.changes?.announce(request.id);
-    const job: Job = { requestId: request.id, poll: pollCount, known: recordedTaskRow(request, update) };
+    const job: Job = { requestId: request.id, poll: pollCount, dueAtMs: update.nextCheckAtMs, known: recordedTaskRow(request, update) };
     await this.deps.queue.publish(withTraceparent(job, request.traceContext ?? undefined), { delayMs: delay });
   }
 

@@ -98,7 +98,7 @@ export class Sweeper {
     for (;;) {
       const page = await requests.findWaitingPolls(after, passLimit);
       for (const poll of page) {
-        const job = withTraceparent({ requestId: poll.id, poll: poll.pollCount }, poll.traceContext ?? undefined);
+        const job = withTraceparent({ requestId: poll.id, poll: poll.pollCount, dueAtMs: poll.dueAtMs }, poll.traceContext ?? undefined);
         // At least 1 ms: a due poll is then kept by a queue that holds polls, not sent through the broker.
         await queue.publish(job, { delayMs: Math.max(1, poll.dueAtMs - clock.now()) });
         adopted += 1;
@@ -152,5 +152,7 @@ interface PassOptions {
 
 /** A request with a vendor task gets a job for its current poll (a start job would claim nothing), any other a start. */
 function jobFor(request: RequestRecord): Job {
-  return request.task ? { requestId: request.id, poll: request.pollCount } : { requestId: request.id };
+  if (!request.task) return { requestId: request.id };
+  // A lease taken over has no due time left (the dead worker's claim cleared it): that poll is not measured as late.
+  return request.nextCheckAtMs === null ? { requestId: request.id, poll: request.pollCount } : { requestId: request.id, poll: request.pollCount, dueAtMs: request.nextCheckAtMs };
 }

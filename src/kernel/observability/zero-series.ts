@@ -70,6 +70,7 @@ export function zeroSeries(metrics: GatewayMetrics, operations: OperationRegistr
   }
   for (const [provider, kinds] of callableProviders(operations, plugins)) {
     metrics.vendorTasksInFlight.set({ provider }, 0);
+    if (kinds.has('status')) metrics.vendorPollLateness.zero({ provider });
     for (const call of kinds) {
       metrics.providerCallDuration.zero({ provider, call });
       for (const outcome of providerCallOutcomes) metrics.providerCalls.inc({ provider, call, outcome }, 0);

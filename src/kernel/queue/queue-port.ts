@@ -14,13 +14,18 @@ export interface Job {
    */
   poll?: number;
   /**
+   * For a poll, when it was due: the `next_check_at_ms` its scheduler stored. Only measured (how late a worker took
+   * the poll, `mediagate_vendor_poll_lateness_seconds`), never decided on: the claim goes by the row alone.
+   */
+  dueAtMs?: number;
+  /**
    * The W3C traceparent the job's run continues (docs/tracing.md); only when tracing is on. The in-process queue
    * hands the job object over as it is, RabbitMQ carries it in the message's `traceparent` header.
    */
   traceparent?: string;
   /**
-   * Only inside the process that scheduled the poll, never sent through a broker (the publisher writes `requestId`
-   * and `poll` alone): the request's row as that worker's recordTask left it (store recordedTaskRow), so the poll's
+   * Only inside the process that scheduled the poll, never sent through a broker (the publisher writes `requestId`,
+   * `poll` and `dueAtMs` alone): the request's row as that worker's recordTask left it (store recordedTaskRow), so the poll's
    * claim need not read the row back (RequestStore.claimPollOf). A job from a broker or the sweeper has none.
    */
   known?: KnownRow;

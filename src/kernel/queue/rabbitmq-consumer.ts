@@ -334,8 +334,8 @@ function parseJob(message: ConsumeMessage): Job | undefined {
     if (typeof body === 'object' && body !== null && typeof (body as Job).requestId === 'string' && (body as Job).requestId !== '') {
       const header: unknown = message.properties.headers?.[traceparentHeader];
       const traceparent = typeof header === 'string' ? header : Buffer.isBuffer(header) ? header.toString('latin1') : undefined;
-      const poll = (body as Job).poll;
-      const job: Job = Number.isSafeInteger(poll) && poll! >= 0 ? { requestId: (body as Job).requestId, poll } : { requestId: (body as Job).requestId };
+      const { requestId, poll, dueAtMs } = body as Job;
+      const job: Job = Number.isSafeInteger(poll) && poll! >= 0 ? { requestId, poll, ...(Number.isSafeInteger(dueAtMs) ? { dueAtMs } : {}) } : { requestId };
       return withTraceparent(job, tracing.nearest(traceparent));
     }
   } catch {

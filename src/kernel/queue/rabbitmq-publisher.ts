@@ -59,7 +59,7 @@ export class RabbitMqPublisher {
       // Through the delay levels too: dead-lettering keeps a message's headers.
       ...(job.traceparent ? { [traceparentHeader]: job.traceparent } : {}),
     };
-    const body = Buffer.from(JSON.stringify(job.poll === undefined ? { requestId: job.requestId } : { requestId: job.requestId, poll: job.poll }));
+    const body = Buffer.from(JSON.stringify(job.poll === undefined ? { requestId: job.requestId } : { requestId: job.requestId, poll: job.poll, dueAtMs: job.dueAtMs }));
     const messageId = randomUUID();
     return new Promise<void>((resolve, reject) => {
       let settled = false;
