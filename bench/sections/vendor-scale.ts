@@ -160,6 +160,52 @@ function latenessRow(name: string, record: ScheduleRecord, depths: QueueDepth[],
   return `| ${name} | ${values.length} | ${s(percentile(values, 0.5))} | ${s(percentile(values, 0.99))} | ${s(values.at(-1) ?? Number.NaN)} | ${s(values[0] ?? Number.NaN)} | ${late} | ${most('poll')} | ${most('work')} |`;
 }
 
+/**
+ * Lateness against the load of the moment: each second within `ranges` is put in a band by how many scheduled
+ * polls reached the vendor in it, and each band shows the lateness of its polls. Polls come in waves (10,000 tasks
+ * created within seconds keep their cadence), so a window's p99 depends on the rates it happens to meet; this shows
+ * whether the worker is late at a given rate, whatever window it falls in.
+ */
+function latenessByRateRows(record: ScheduleRecord, ranges: readonly (readonly [from: number, to: number])[]): string {
+  const perSecond = new Map<number, number[]>();
+  record.arrivals.atMs.forEach((atMs, index) => {
+    if (!ranges.some(([from, to]) => atMs >= from && atMs < to)) return;
+    const second = Math.floor(atMs / 1000);
+    perSecond.set(second, [...(perSecond.get(second) ?? []), record.arrivals.latenessMs[index]]);
+  });
+  const bands = [0, 300, 400, 500, 600, 800, Number.POSITIVE_INFINITY];
+  const s = (ms: number) => (Number.isNaN(ms) ? 'n/a' : `${(ms / 1000).toFixed(2)} s`);
+  return bands
+    .slice(0, -1)
+    .map((low, index) => {
+      const high = bands[index + 1];
+      const seconds = [...perSecond.values()].filter((polls) => polls.length >= low && polls.length < high);
+      if (seconds.length === 0) return '';
+      const values = seconds.flat().sort((a, b) => a - b);
+      const name = high === Number.POSITIVE_INFINITY ? `${low} or more` : `${low}-${high - 1}`;
+      return `| ${name} | ${seconds.length} | ${values.length} | ${s(percentile(values, 0.5))} | ${s(percentile(values, 0.99))} | ${s(values.at(-1) ?? Number.NaN)} |\n`;
+    })
+    .join('');
+}
+
+/** The worker's own poll-lateness histogram (due time to claim), as cumulative counts by bucket bound. */
+async function workerLateness(metricsUrl: string): Promise<Map<string, number>> {
+  const { scrape } = await import('../../test/support/metrics-scrape.js');
+  const scraped = await scrape(metricsUrl);
+  return new Map(scraped.of('mediagate_vendor_poll_lateness_seconds_bucket').filter((sample) => sample.labels.provider === 'benchvendor').map((sample) => [sample.labels.le, sample.value]));
+}
+
+/**
+ * What the worker measured of the window's lateness, up to its claim of each poll: the part of the vendor-side
+ * lateness spent before the claim (timers, slots, the event loop), as shares within each bucket bound.
+ */
+function workerLatenessLine(before: Map<string, number>, after: Map<string, number>): string {
+  const count = (after.get('+Inf') ?? 0) - (before.get('+Inf') ?? 0);
+  if (count <= 0) return 'the worker measured no poll lateness in the window';
+  const within = (le: string) => `${((100 * ((after.get(le) ?? 0) - (before.get(le) ?? 0))) / count).toFixed(2)}% within ${le} s`;
+  return `the worker's own measure (\`mediagate_vendor_poll_lateness_seconds\`, due time to its claim) over the steady window: ${count} polls, ${['0.05', '0.1', '0.25', '0.5', '1'].map(within).join(', ')}`;
+}
+
 async function databaseOutcome(databaseUrl: string): Promise<{ byStatus: Record<string, number>; failures: { message: string; n: number }[] }> {
   const knex = knexFactory({ client: 'mysql2', connection: { uri: databaseUrl } as never, pool: { min: 0, max: 1 } });
   try {
@@ -229,9 +275,9 @@ async function run(): Promise<string> {
       { name: 'API process (idle)', pids: [api.child.pid!] },
     ];
     const cpuNow = () => Promise.all(components.map(async (component) => (await Promise.all(component.pids.map(cpuSeconds))).reduce<number>((sum, value) => sum + (value ?? Number.NaN), 0)));
-    const before = { cpu: await cpuNow(), reads: (await vendor.stats()).reads, atMs: Date.now() };
+    const before = { cpu: await cpuNow(), reads: (await vendor.stats()).reads, atMs: Date.now(), lateness: await workerLateness(`${worker.url}/metrics`) };
     await new Promise((resolve) => setTimeout(resolve, steadySeconds * 1000));
-    const after = { cpu: await cpuNow(), reads: (await vendor.stats()).reads, atMs: Date.now() };
+    const after = { cpu: await cpuNow(), reads: (await vendor.stats()).reads, atMs: Date.now(), lateness: await workerLateness(`${worker.url}/metrics`) };
     const steadyReads = after.reads - before.reads;
     const steadyRssMb = Math.max(...rss.filter((sample) => sample.atMs >= before.atMs).map((sample) => sample.mb));
 
@@ -309,6 +355,14 @@ ${latenessRow('SIGKILL to 60 s after the restart', schedule, depths, killedAtMs,
 ${latenessRow('after that, to the end', schedule, depths, restartedAtMs + 60_000, Number.POSITIVE_INFINITY)}
 ${latenessRow('whole run', schedule, depths, 0, Number.POSITIVE_INFINITY)}
 
+Of the steady window's polls, ${workerLatenessLine(before.lateness, after.lateness)}.
+
+**Lateness by the poll rate of its second**, outside the ramp and the restart (from the peak to the SIGKILL, and from 60 s
+after the restart to the end; seconds grouped by how many scheduled polls reached the vendor in them):
+
+| polls in the second | seconds | polls | p50 | p99 | max |
+|---|---|---|---|---|---|
+${latenessByRateRows(schedule, [[peakAtMs, killedAtMs], [restartedAtMs + 60_000, Number.POSITIVE_INFINITY]])}
 **CPU per vendor poll** in the steady window (${steadyReads} status reads at the vendor in ${((after.atMs - before.atMs) / 1000).toFixed(0)} s, ${(steadyReads / ((after.atMs - before.atMs) / 1000)).toFixed(0)} per second):
 
 | component | CPU per vendor poll | share of one core |
