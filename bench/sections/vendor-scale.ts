@@ -188,11 +188,35 @@ function latenessByRateRows(record: ScheduleRecord, ranges: readonly (readonly [
     .join('');
 }
 
-/** The worker's own poll-lateness histogram (due time to claim), as cumulative counts by bucket bound. */
-async function workerLateness(metricsUrl: string): Promise<Map<string, number>> {
+/** What the worker's /metrics says about its schedule and its thread; the scrape also restarts the event-loop lag's max. */
+interface WorkerView {
+  /** Its poll-lateness histogram (due time to claim), cumulative counts by bucket bound. */
+  lateness: Map<string, number>;
+  /** Garbage-collection pauses by kind (major, minor, incremental, weakcb): count and seconds, cumulative. */
+  gc: Map<string, { count: number; seconds: number }>;
+  /** The longest event-loop delay since the previous scrape. */
+  lagMaxSeconds: number;
+}
+
+async function workerView(metricsUrl: string): Promise<WorkerView> {
   const { scrape } = await import('../../test/support/metrics-scrape.js');
   const scraped = await scrape(metricsUrl);
-  return new Map(scraped.of('mediagate_vendor_poll_lateness_seconds_bucket').filter((sample) => sample.labels.provider === 'benchvendor').map((sample) => [sample.labels.le, sample.value]));
+  const gc = new Map<string, { count: number; seconds: number }>();
+  for (const sample of scraped.of('nodejs_gc_duration_seconds_count')) gc.set(sample.labels.kind, { count: sample.value, seconds: scraped.value('nodejs_gc_duration_seconds_sum', { kind: sample.labels.kind }) });
+  return {
+    lateness: new Map(scraped.of('mediagate_vendor_poll_lateness_seconds_bucket').filter((sample) => sample.labels.provider === 'benchvendor').map((sample) => [sample.labels.le, sample.value])),
+    gc,
+    lagMaxSeconds: scraped.value('nodejs_eventloop_lag_max_seconds'),
+  };
+}
+
+/** The collector's pauses in the window and the longest event-loop delay: what can hold every timer back at once. */
+function workerThreadLine(before: WorkerView, after: WorkerView): string {
+  const pauses = [...after.gc]
+    .map(([kind, now]) => ({ kind, count: now.count - (before.gc.get(kind)?.count ?? 0), seconds: now.seconds - (before.gc.get(kind)?.seconds ?? 0) }))
+    .filter((pause) => pause.count > 0)
+    .map((pause) => `${pause.kind} ${pause.count} (${(pause.seconds * 1000).toFixed(0)} ms in all, ${((pause.seconds * 1000) / pause.count).toFixed(1)} ms each)`);
+  return `garbage collection in the window: ${pauses.join(', ') || 'none'}; the longest event-loop delay ${(after.lagMaxSeconds * 1000).toFixed(0)} ms`;
 }
 
 /**
@@ -275,9 +299,9 @@ async function run(): Promise<string> {
       { name: 'API process (idle)', pids: [api.child.pid!] },
     ];
     const cpuNow = () => Promise.all(components.map(async (component) => (await Promise.all(component.pids.map(cpuSeconds))).reduce<number>((sum, value) => sum + (value ?? Number.NaN), 0)));
-    const before = { cpu: await cpuNow(), reads: (await vendor.stats()).reads, atMs: Date.now(), lateness: await workerLateness(`${worker.url}/metrics`) };
+    const before = { cpu: await cpuNow(), reads: (await vendor.stats()).reads, atMs: Date.now(), view: await workerView(`${worker.url}/metrics`) };
     await new Promise((resolve) => setTimeout(resolve, steadySeconds * 1000));
-    const after = { cpu: await cpuNow(), reads: (await vendor.stats()).reads, atMs: Date.now(), lateness: await workerLateness(`${worker.url}/metrics`) };
+    const after = { cpu: await cpuNow(), reads: (await vendor.stats()).reads, atMs: Date.now(), view: await workerView(`${worker.url}/metrics`) };
     const steadyReads = after.reads - before.reads;
     const steadyRssMb = Math.max(...rss.filter((sample) => sample.atMs >= before.atMs).map((sample) => sample.mb));
 
@@ -355,7 +379,7 @@ ${latenessRow('SIGKILL to 60 s after the restart', schedule, depths, killedAtMs,
 ${latenessRow('after that, to the end', schedule, depths, restartedAtMs + 60_000, Number.POSITIVE_INFINITY)}
 ${latenessRow('whole run', schedule, depths, 0, Number.POSITIVE_INFINITY)}
 
-Of the steady window's polls, ${workerLatenessLine(before.lateness, after.lateness)}.
+Of the steady window's polls, ${workerLatenessLine(before.view.lateness, after.view.lateness)}; the worker's ${workerThreadLine(before.view, after.view)}.
 
 **Lateness by the poll rate of its second**, outside the ramp and the restart (from the peak to the SIGKILL, and from 60 s
 after the restart to the end; seconds grouped by how many scheduled polls reached the vendor in them):
