@@ -41,8 +41,12 @@ const workerNodeOptions = process.env.BENCH_VENDOR_WORKER_NODE_OPTIONS ?? '--max
  * after 300 s, while the first of them were already finishing. 32 starts them in about a minute and a half.
  */
 const startConcurrency = process.env.BENCH_VENDOR_START_CONCURRENCY ?? '32';
-/** Polls at once: config/default.yaml's `worker.poll_concurrency`; 64 kept 289 polls a second and fell behind. */
-const pollConcurrency = process.env.BENCH_VENDOR_POLL_CONCURRENCY ?? '128';
+/**
+ * Polls at once: config/default.yaml's `worker.poll_concurrency`. 64 kept 289 polls a second and fell behind; 128 kept
+ * the average (about 450 a second) but not the waves (tasks created together keep their cadence): their polls waited
+ * for a slot, p99 1.6-3.9 s in the ramp; 256 kept schedule (docs/performance-notes.md, section 4).
+ */
+const pollConcurrency = process.env.BENCH_VENDOR_POLL_CONCURRENCY ?? '256';
 const restartAfterMs = Number(process.env.BENCH_VENDOR_RESTART_AFTER_MS ?? 3_000);
 const createConcurrency = 32;
 /** The plugin's per-call timeout; an injected hang is held past it. */

@@ -49,8 +49,9 @@ export const noProvider = 'none';
 /**
  * Bucket upper bounds in seconds. Requests: an image takes seconds, a video minutes, a 3D model up to half an
  * hour; the steps between 5 s and 30 s are dense because most generations end there (a p95 of 7.6 s must not
- * read as 13.5 s). HTTP reaches 120 s because `Prefer: wait` holds a create for up to 60 s. Poll lateness is dense below a second
- * (issue 18's target: a p99 under 1 s at 10,000 tasks per worker) and reaches 300 s for a worker pool far behind.
+ * read as 13.5 s). HTTP reaches 120 s because `Prefer: wait` holds a create for up to 60 s. Poll lateness is dense
+ * below a second (issue 18's target: a p99 under 1 s at 10,000 tasks per worker) and reaches 300 s for a worker pool
+ * far behind.
  */
 export const secondsBuckets = {
   request: [0.1, 0.25, 0.5, 1, 2.5, 5, 7.5, 10, 15, 20, 30, 60, 120, 300, 600, 900, 1200, 1800],

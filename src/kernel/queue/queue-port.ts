@@ -25,8 +25,8 @@ export interface Job {
   traceparent?: string;
   /**
    * Only inside the process that scheduled the poll, never sent through a broker (the publisher writes `requestId`,
-   * `poll` and `dueAtMs` alone): the request's row as that worker's recordTask left it (store recordedTaskRow), so the poll's
-   * claim need not read the row back (RequestStore.claimPollOf). A job from a broker or the sweeper has none.
+   * `poll` and `dueAtMs` alone): the request's row as that worker's recordTask left it (store recordedTaskRow), so the
+   * poll's claim need not read the row back (RequestStore.claimPollOf). A job from a broker or the sweeper has none.
    */
   known?: KnownRow;
 }
