@@ -101,7 +101,10 @@ interface QueueDepth {
   poll: number;
 }
 
-/** Samples how many jobs wait for the worker in its two queues, to show where lateness comes from. */
+/**
+ * Samples how many jobs wait for the worker in its two RabbitMQ queues. Not the polls the worker holds itself (most of
+ * them, held-polls.ts): those wait for a poll slot inside the worker, which its own lateness measure shows instead.
+ */
 async function watchQueues(prefix: string, into: QueueDepth[]): Promise<() => Promise<void>> {
   const topology = describeTopology({ prefix, deliveryLimit: 5 });
   const connection = await amqp.connect(rabbitMqUrl, { clientProperties: { connection_name: 'vendor-scale bench queue watch' } });
@@ -374,7 +377,7 @@ tasks in flight; a new worker ${(restartAfterMs / 1000).toFixed(0)} s later; eve
 
 **Poll lateness** (arrival at the vendor minus the stored due time):
 
-| window | polls | p50 | p99 | max | min | later than 1 s | most polls waiting for a slot | most starts waiting |
+| window | polls | p50 | p99 | max | min | later than 1 s | most polls queued in RabbitMQ | most starts queued in RabbitMQ |
 |---|---|---|---|---|---|---|---|---|
 ${latenessRow('ramp (creating and starting)', schedule, depths, 0, peakAtMs)}
 ${latenessRow(`steady window at the peak (${steadySeconds} s)`, schedule, depths, before.atMs, after.atMs)}
