@@ -178,7 +178,9 @@ function latenessByRateRows(record: ScheduleRecord, ranges: readonly (readonly [
   record.arrivals.atMs.forEach((atMs, index) => {
     if (!ranges.some(([from, to]) => atMs >= from && atMs < to)) return;
     const second = Math.floor(atMs / 1000);
-    perSecond.set(second, [...(perSecond.get(second) ?? []), record.arrivals.latenessMs[index]]);
+    const polls = perSecond.get(second) ?? [];
+    polls.push(record.arrivals.latenessMs[index]);
+    perSecond.set(second, polls);
   });
   const bands = [0, 300, 400, 500, 600, 800, Number.POSITIVE_INFINITY];
   const s = (ms: number) => (Number.isNaN(ms) ? 'n/a' : `${(ms / 1000).toFixed(2)} s`);
