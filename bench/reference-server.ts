@@ -4,7 +4,7 @@
  *
  *   POST /api/v1/requests      {operation, input} validated by ajv (test.echo's input schema), one BullMQ job,
  *                              202 with the gateway's accepted response
- *   GET  /api/v1/requests/:id  the job (HGETALL) and its state (BullMQ's getState script) as a request object
+ *   GET  /api/v1/requests/:id  its state (BullMQ's getState script), then the job (HGETALL), as a request object
  *
  * and a BullMQ worker in the same process that finishes each job at once, like the gateway's instant test
  * provider. It does none of the gateway's duties: no authentication, credits, ledger, idempotency or metrics, and
@@ -105,6 +105,9 @@ router.post('/api/v1/requests', async (ctx) => {
   ctx.body = { id: job.id, status: 'queued', operation: body.operation, poll_after_ms: manifest.polling.first_after_ms, urls: { get: `${publicUrl}/api/v1/requests/${job.id}` } };
 });
 router.get('/api/v1/requests/:requestId', async (ctx) => {
+  // The state first, then the job: the job's hash is then at least as new as the state it is reported under (read the
+  // other way round, a job read while waiting could be reported as completed with no start or finish time).
+  const state = await queue.getJobState(ctx.params.requestId);
   const job = await queue.getJob(ctx.params.requestId);
   if (!job) {
     ctx.status = 404;
@@ -112,7 +115,7 @@ router.get('/api/v1/requests/:requestId', async (ctx) => {
     return;
   }
   ctx.set('Cache-Control', 'no-store');
-  ctx.body = requestObject(job, await job.getState());
+  ctx.body = requestObject(job, state);
 });
 
 const app = new Koa();

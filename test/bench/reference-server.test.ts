@@ -69,6 +69,24 @@ describe('bench reference: the hand-rolled Koa + BullMQ server', function () {
     expect(await redisCli('hget', `bull:mediagate-bench-reference-${server.pid}:${accepted.id}`, 'returnvalue')).to.equal('{"status":"succeeded","echo":"benchmark"}');
   });
 
+  it('never answers a finished job without its start and finish times, however the poll meets the worker', async () => {
+    // Polls race the worker here: read in the wrong order, a job read while waiting was reported as succeeded with
+    // no times (a CI run met it once).
+    await Promise.all(
+      Array.from({ length: 200 }, async () => {
+        const id = (await (await post(echoCreateBody)).json()).id as string;
+        for (;;) {
+          const answer = await (await fetch(`${server.url}/api/v1/requests/${id}`)).json();
+          if (answer.status === 'processing') expect(answer.startedAtMs, `${id} processing`).to.be.a('number');
+          if (answer.status !== 'succeeded') continue;
+          expect(answer.startedAtMs, `${id} succeeded`).to.be.a('number');
+          expect(answer.completedAtMs, `${id} succeeded`).to.be.a('number');
+          return;
+        }
+      }),
+    );
+  });
+
   it('refuses what test.echo does not accept, and answers 404 for an unknown id', async () => {
     const invalid = await post(JSON.stringify({ operation: 'test.echo', input: { message: '' } }));
     expect(invalid.status).to.equal(422);
