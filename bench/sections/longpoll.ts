@@ -13,6 +13,8 @@ import { readFile } from 'node:fs/promises';
 import autocannon from 'autocannon';
 import { openEventStream } from '../../test/support/event-stream.js';
 import { freePort } from '../../test/support/free-port.js';
+import { rabbitMqUrl } from '../../test/support/rabbitmq.js';
+import { RabbitMqChangeFeed } from '../../src/kernel/queue/index.js';
 import { connections, cpuPerCreate, cpuSeconds, durationSeconds, load, median, medianRange, percentile, roundCount, warm, type LoadResult } from '../bench-kit.js';
 import { startEmbeddedGateway } from '../embedded-gateway.js';
 import { holdInChild, type Holders, type Target, type WaitKind } from '../held-waits.js';
@@ -34,8 +36,11 @@ const createSpreadMs = 2_000;
 type Mode = 'long poll' | 'event stream';
 
 interface Observation {
+  id: string;
   calls: number;
-  lagMs: number;
+  /** The client's clock when it held the terminal state, and the request's own completion time. */
+  heldAtMs: number;
+  completedAtMs: number;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -58,7 +63,7 @@ async function observeOne(target: Target, mode: Mode, startAfterMs: number): Pro
       calls += 1;
       const body = (await answer.json()) as { status: string; completedAtMs: number };
       const observedAt = Date.now();
-      if (body.status === 'succeeded' || body.status === 'failed') return { calls, lagMs: observedAt - body.completedAtMs, pollAfterMs };
+      if (body.status === 'succeeded' || body.status === 'failed') return { id, calls, heldAtMs: observedAt, completedAtMs: body.completedAtMs, pollAfterMs };
     }
   }
   let lastEventId: string | undefined;
@@ -70,7 +75,7 @@ async function observeOne(target: Target, mode: Mode, startAfterMs: number): Pro
     if (!last) continue;
     lastEventId = last.id;
     const body = JSON.parse(last.data) as { status: string; completedAtMs: number };
-    if (body.status === 'succeeded' || body.status === 'failed') return { calls, lagMs: last.receivedAtMs - body.completedAtMs, pollAfterMs };
+    if (body.status === 'succeeded' || body.status === 'failed') return { id, calls, heldAtMs: last.receivedAtMs, completedAtMs: body.completedAtMs, pollAfterMs };
   }
 }
 
@@ -80,24 +85,39 @@ interface LagRow {
   maxCalls: number;
   meanCalls: number;
   lag: { p50: number; p99: number; max: number };
+  /** Across processes: the lag split where the bench's own subscriber heard the change notice (noticesHeard). */
+  split?: { toNotice: { p50: number; p99: number }; noticeToClient: { p50: number; p99: number } };
   pollAfterMs: number;
 }
 
-/** `jobCount` jobs, half watched by long poll and half by event stream, all at once. */
-async function observeJobs(target: Target, where: string): Promise<LagRow[]> {
+const spread = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99) };
+};
+
+/**
+ * `jobCount` jobs, half watched by long poll and half by event stream, all at once. `noticeHeardAt` (across
+ * processes) says when the change notice of each request reached a subscriber of the bench's own.
+ */
+async function observeJobs(target: Target, where: string, noticeHeardAt?: Map<string, number>): Promise<LagRow[]> {
   const modes: Mode[] = ['long poll', 'event stream'];
   const results = await Promise.all(
     Array.from({ length: jobCount }, (_, index) => observeOne(target, modes[index % 2], (index * createSpreadMs) / jobCount).then((result) => ({ ...result, mode: modes[index % 2] }))),
   );
   return modes.map((mode) => {
     const mine = results.filter((result) => result.mode === mode);
-    const lags = mine.map((result) => result.lagMs).sort((a, b) => a - b);
+    const lags = mine.map((result) => result.heldAtMs - result.completedAtMs).sort((a, b) => a - b);
+    const heard = noticeHeardAt && mine.every((result) => noticeHeardAt.has(result.id)) ? (result: Observation) => noticeHeardAt.get(result.id)! : undefined;
     return {
       name: `${mode}, ${where}`,
       jobs: mine.length,
       maxCalls: Math.max(...mine.map((result) => result.calls)),
       meanCalls: mine.reduce((sum, result) => sum + result.calls, 0) / mine.length,
       lag: { p50: percentile(lags, 0.5), p99: percentile(lags, 0.99), max: lags.at(-1)! },
+      split: heard && {
+        toNotice: spread(mine.map((result) => heard(result) - result.completedAtMs)),
+        noticeToClient: spread(mine.map((result) => result.heldAtMs - heard(result))),
+      },
       pollAfterMs: mine[0].pollAfterMs,
     };
   });
@@ -231,9 +251,11 @@ const idle = (rounds: HeldRound[], reading: keyof IdleCpu) =>
   `${ms(median(rounds.map((round) => round.idleWithout[reading])))} -> ${ms(median(rounds.map((round) => round.idleWith[reading])))}`;
 
 function lagTable(rows: LagRow[]): string {
-  const lines = rows.map((row) => `| ${row.name} | ${row.jobs} | ${row.maxCalls} / ${row.meanCalls.toFixed(2)} | ${row.lag.p50} / ${row.lag.p99} / ${row.lag.max} |`);
-  return `| observed with | jobs of ${jobSeconds} s | HTTP calls per result (max / mean) | ms from completedAtMs to the client holding it (p50 / p99 / max) |
-|---|---|---|---|
+  const split = (row: LagRow) =>
+    row.split ? `${row.split.toNotice.p50} / ${row.split.toNotice.p99} | ${row.split.noticeToClient.p50} / ${row.split.noticeToClient.p99}` : '– | –';
+  const lines = rows.map((row) => `| ${row.name} | ${row.jobs} | ${row.maxCalls} / ${row.meanCalls.toFixed(2)} | ${row.lag.p50} / ${row.lag.p99} / ${row.lag.max} | ${split(row)} |`);
+  return `| observed with | jobs of ${jobSeconds} s | HTTP calls per result (max / mean) | ms from completedAtMs to the client holding it (p50 / p99 / max) | of which: to the change notice (p50 / p99) | the notice to the client (p50 / p99) |
+|---|---|---|---|---|---|
 ${lines.join('\n')}`;
 }
 
@@ -271,7 +293,24 @@ async function run(): Promise<string> {
       // worker drains them) leaves MariaDB slower for tens of seconds, which would be measured instead of the feed.
       const api = await topology.start('api');
       const worker = await topology.start('worker');
-      lagRows = [...lagRows, ...(await observeJobs({ url: api.url, key }, 'API and worker processes apart (MariaDB + RabbitMQ fanout)'))];
+      // A subscriber of the bench's own hears each change notice when the API process does: the lag splits there
+      // into the worker's part (its finish's commit, the notice batch, the broker) and the API process's (the re-read,
+      // the answer, the HTTP hop).
+      const noticeHeardAt = new Map<string, number>();
+      const notices = new RabbitMqChangeFeed({ url: rabbitMqUrl, prefix: topology.env.MEDIAGATE_AMQP_PREFIX!, batchMs: 5 });
+      await notices.connect();
+      try {
+        await notices.subscribe({
+          changed: (ids) => {
+            const now = Date.now();
+            for (const id of ids) noticeHeardAt.set(id, now);
+          },
+          missedSome: () => undefined,
+        });
+        lagRows = [...lagRows, ...(await observeJobs({ url: api.url, key }, 'API and worker processes apart (MariaDB + RabbitMQ fanout)', noticeHeardAt))];
+      } finally {
+        await notices.close();
+      }
       await topology.kill(worker);
       await topology.kill(api);
 
@@ -315,8 +354,10 @@ polling as \`poll_after_ms\` says (${pollAfterMs} ms for this fixture) would mak
 ${lagTable(lagRows)}
 
 Targets: at most 2 HTTP calls per result; the terminal state held at most 50 ms after \`completedAtMs\` (p99).
-Across processes the lag adds the worker's 5 ms notice batch, a broker hop and MariaDB's commit and reads; it is
-measured before anything else writes to the database: in trials run 20-30 s after a burst of about a thousand
+Across processes the lag adds the worker's 5 ms notice batch, a broker hop and MariaDB's commit and reads; a
+subscriber of the bench's own to the change notices splits it where the notice arrived (the last notice of the
+request: its terminal state), into the worker's part (the finish's commit, the batch, the broker) and the API
+process's (the batched re-read, the answer, the HTTP hop). It is measured before anything else writes to the database: in trials run 20-30 s after a burst of about a thousand
 finishes (a worker draining a backlog) it was p50 60-70 ms and p99 85-145 ms, the commit and the re-reads both slower,
 on this machine.
 ${

@@ -136,7 +136,7 @@ function report(rounds: Round[], redisClient: string): string {
 The reference is bench/reference-server.ts, the server a team would hand-roll instead of running mediagate: Koa,
 @koa/router, ajv (test.echo's input schema, compiled once) and BullMQ on the local Redis, with the gateway's request
 shapes (POST /api/v1/requests: one \`queue.add\`, 202 with the accepted response; GET /api/v1/requests/{id}:
-\`queue.getJob\` and \`job.getState\`, a request object) and a BullMQ worker in the same process (concurrency
+\`queue.getJobState\` then \`queue.getJob\`, a request object) and a BullMQ worker in the same process (concurrency
 ${referenceConcurrency}) that finishes each job at once, like mediagate's instant test provider. It has no authentication, credits,
 ledger, idempotency, rate limits or metrics, and no durable write: this Redis runs without AOF or snapshots, so an
 accepted job lives in memory only, where mediagate commits the request, its ledger entry and the debit to SQLite
