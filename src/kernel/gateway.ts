@@ -216,7 +216,15 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
     changes: changeFeed,
   });
   const canceller = new RequestCanceller({ requests, registry, plugins, finisher, leaseMs: settings.worker.lease_ms, blobs, publicUrl, pluginStateRoot, outbound, log, clock, metrics, cancelNotices });
-  const watches = new RequestWatches({ feed: changeFeed, read: (ids) => requests.viewMany(ids), settings: settings.watches, log });
+  const ledgers = new RequestLedgers(accounts);
+  // A notice's re-read also reads the ledger entries of the requests it finds finished, in one statement: the woken
+  // waiters' answers (details with `credits`) then need no query each. A failure there only costs them their own read.
+  const readWatched = async (ids: readonly string[]) => {
+    const rows = await requests.viewMany(ids);
+    await ledgers.keepFinished(rows).catch((error: unknown) => log.warn({ err: error, requests: rows.length }, 'could not read the ledger entries of watched requests'));
+    return rows;
+  };
+  const watches = new RequestWatches({ feed: changeFeed, read: readWatched, settings: settings.watches, log });
   const sweeper = new Sweeper({ requests, queue, clock, settings: settings.worker, log, metrics });
   const slots = new WorkerSlots(settings.worker.concurrency + settings.worker.poll_concurrency);
   metrics.observeLive({
@@ -238,7 +246,7 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
     plugins,
     requests,
     accounts,
-    ledgers: new RequestLedgers(accounts),
+    ledgers,
     apiKeys,
     users,
     consoleSessions,

@@ -54,6 +54,29 @@ describe('long polls and conditional polls', function () {
     expect(await service.service.gateway.watches.size).to.equal(0);
   });
 
+  it('answers the long polls a finish wakes with their credits from the re-read of the notice, not a ledger read per answer', async () => {
+    const accounts = service.service.gateway.accounts;
+    const single: string[] = [];
+    const batched: string[][] = [];
+    const { listRequestLedger, listRequestLedgers } = accounts;
+    accounts.listRequestLedger = async (requestId, db) => (single.push(requestId), listRequestLedger.call(accounts, requestId, db));
+    accounts.listRequestLedgers = async (requestIds) => (batched.push([...requestIds]), listRequestLedgers.call(accounts, requestIds));
+    try {
+      const ids = [await create({ start_delay_ms: 1_000 }), await create({ start_delay_ms: 1_000 }), await create({ start_delay_ms: 1_000 })];
+      const answers = await Promise.all(ids.map((id) => get(id, { prefer: 'wait=30' })));
+      for (const [index, answer] of answers.entries()) {
+        expect(answer.body).to.include({ id: ids[index], status: 'succeeded' });
+        expect(answer.body.credits).to.deep.include({ charged: 2, refunded: 0, net: 2 });
+        expect(answer.body.credits.entries).to.have.length(1);
+      }
+      expect(single.filter((id) => ids.includes(id))).to.deep.equal([]);
+      expect(batched.flat().filter((id) => ids.includes(id)).sort()).to.deep.equal([...ids].sort());
+    } finally {
+      accounts.listRequestLedger = listRequestLedger;
+      accounts.listRequestLedgers = listRequestLedgers;
+    }
+  });
+
   it('answers a finished request at once, waited for or not, and a create with Prefer: wait with the result', async () => {
     const created = await service.api('POST', '/api/v1/requests', { key, body: echo({ start_delay_ms: 800 }), headers: { prefer: 'wait=30' } });
     expect(created.status).to.equal(200);

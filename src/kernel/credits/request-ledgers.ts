@@ -19,7 +19,7 @@ export class RequestLedgers {
   private readonly finished = new Map<string, readonly LedgerEntry[]>();
 
   constructor(
-    private readonly accounts: Pick<AccountStore, 'listRequestLedger'>,
+    private readonly accounts: Pick<AccountStore, 'listRequestLedger' | 'listRequestLedgers'>,
     private readonly capacity = defaultCapacity,
   ) {}
 
@@ -37,6 +37,19 @@ export class RequestLedgers {
     const entries = await this.accounts.listRequestLedger(record.id);
     if (terminalStatuses.has(record.status)) this.keep(record.id, entries);
     return entries;
+  }
+
+  /**
+   * Reads, in one statement, the entries of the finished requests among `records` (rows just read) that this process
+   * does not keep yet, and keeps them: a change notice that wakes the long polls and streams of many requests costs
+   * one ledger read, not one per answer (their `of` then finds the entries kept). Unfinished requests are left to
+   * `of`, which reads them at each answer.
+   */
+  async keepFinished(records: readonly { id: string; status: RequestStatus }[]): Promise<void> {
+    const missing = records.filter((record) => terminalStatuses.has(record.status) && !this.finished.has(record.id)).map((record) => record.id);
+    if (missing.length === 0) return;
+    const entries = await this.accounts.listRequestLedgers(missing);
+    for (const id of missing) this.keep(id, entries.get(id) ?? []);
   }
 
   private keep(requestId: string, entries: readonly LedgerEntry[]): void {

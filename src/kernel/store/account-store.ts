@@ -3,6 +3,7 @@
  * UPDATE, no read-modify-write); the ledger is the audit trail, and its unique (request_id, kind)
  * index makes a second debit or refund of one request impossible rather than unlikely.
  */
+import { paddedIdList } from './id-lists.js';
 import type { Executor } from './request-store.js';
 import type { AccountRecord, ApiKeyRecord, Scope } from './records.js';
 import { toAccountRecord, toApiKeyRecord } from './row-mapping.js';
@@ -18,6 +19,17 @@ export interface LedgerEntry {
   note?: string;
   atMs: number;
 }
+
+/** A request's ledger entry as its detail shows it: every column but the entry's own id. */
+const requestEntryColumns = 'request_id, account_id, kind, amount, note, created_at_ms';
+const toRequestEntry = (row: Record<string, unknown>): LedgerEntry => ({
+  accountId: String(row.account_id),
+  requestId: String(row.request_id),
+  kind: row.kind as LedgerKind,
+  amount: Number(row.amount),
+  note: (row.note as string | null) ?? undefined,
+  atMs: Number(row.created_at_ms),
+});
 
 export class AccountStore {
   constructor(readonly db: SqlDatabase) {}
@@ -167,15 +179,27 @@ export class AccountStore {
    * (request_id, kind) unique index, so a request's detail costs one indexed read more than its poll row.
    */
   async listRequestLedger(requestId: string, db: Executor = this.db): Promise<LedgerEntry[]> {
-    const rows = await db.all<Record<string, unknown>>('SELECT account_id, kind, amount, note, created_at_ms FROM credit_ledger WHERE request_id = ? ORDER BY id', [requestId]);
-    return rows.map((row) => ({
-      accountId: String(row.account_id),
-      requestId,
-      kind: row.kind as LedgerKind,
-      amount: Number(row.amount),
-      note: (row.note as string | null) ?? undefined,
-      atMs: Number(row.created_at_ms),
-    }));
+    const rows = await db.all<Record<string, unknown>>(`SELECT ${requestEntryColumns} FROM credit_ledger WHERE request_id = ? ORDER BY id`, [requestId]);
+    return rows.map(toRequestEntry);
+  }
+
+  /**
+   * Several requests' entries in one statement, each request's oldest first, keyed by request id (a request with no
+   * entries has no key): the details of requests that finished together, answered to the long polls and streams
+   * their change woke (credits/request-ledgers.ts).
+   */
+  async listRequestLedgers(requestIds: readonly string[]): Promise<Map<string, LedgerEntry[]>> {
+    const byRequest = new Map<string, LedgerEntry[]>();
+    if (requestIds.length === 0) return byRequest;
+    const { placeholders, params } = paddedIdList(requestIds);
+    const rows = await this.db.all<Record<string, unknown>>(`SELECT ${requestEntryColumns} FROM credit_ledger WHERE request_id IN (${placeholders}) ORDER BY id`, params);
+    for (const row of rows) {
+      const entry = toRequestEntry(row);
+      const entries = byRequest.get(entry.requestId!);
+      if (entries) entries.push(entry);
+      else byRequest.set(entry.requestId!, [entry]);
+    }
+    return byRequest;
   }
 
   async grantCredits(accountId: string, amount: number, note: string, atMs: number): Promise<void> {

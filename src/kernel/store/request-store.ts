@@ -5,6 +5,7 @@
  */
 import type { JsonObject, ProviderTask } from '../plugin-sdk/index.js';
 import type { RequestRecord, RequestStatus, RequestViewRecord } from './records.js';
+import { paddedIdList } from './id-lists.js';
 import { requestViewColumns, toRequestRecord, toRequestViewRecord } from './row-mapping.js';
 import type { SqlDatabase, SqlExecutor } from './sql-executor.js';
 
@@ -150,14 +151,12 @@ export class RequestStore {
 
   /**
    * Several requests' views in one statement: a process's long polls and event streams re-read what changed in one
-   * batch (lifecycle/request-watches.ts). The id list is padded to a power of two, so the executors' statement
-   * caches hold a handful of texts rather than one per list length.
+   * batch (lifecycle/request-watches.ts).
    */
   async viewMany(ids: readonly string[]): Promise<RequestViewRecord[]> {
     if (ids.length === 0) return [];
-    const padded = [...ids];
-    while (padded.length & (padded.length - 1)) padded.push(ids[0]);
-    const rows = await this.db.all(`SELECT ${requestViewColumns} FROM requests WHERE id IN (${padded.map(() => '?').join(', ')})`, padded);
+    const { placeholders, params } = paddedIdList(ids);
+    const rows = await this.db.all(`SELECT ${requestViewColumns} FROM requests WHERE id IN (${placeholders})`, params);
     return rows.map(toRequestViewRecord);
   }
 

@@ -227,6 +227,22 @@ export function describeStoreContract(name: string, open: (context: Mocha.Contex
       expect(await accounts.listRequestLedger(newId('req'))).to.deep.equal([]);
     });
 
+    it("lists several requests' ledger entries in one read, each request's oldest first, none for a request without entries", async () => {
+      const accountId = await account(40);
+      const [first, second, third, without] = [await request(accountId), await request(accountId), await request(accountId), await request(accountId)];
+      await accounts.appendLedger(database.sql, { accountId, requestId: first, kind: 'debit', amount: -8, atMs: 10 });
+      await accounts.appendLedger(database.sql, { accountId, requestId: second, kind: 'debit', amount: -5, atMs: 11 });
+      await accounts.appendLedger(database.sql, { accountId, requestId: first, kind: 'refund', amount: 8, note: 'the vendor failed', atMs: 12 });
+      await accounts.appendLedger(database.sql, { accountId, requestId: third, kind: 'debit', amount: -2, atMs: 13 });
+      // Three ids: padded to four inside the statement, which must not repeat an entry.
+      const listed = await accounts.listRequestLedgers([first, second, without]);
+      expect([...listed.keys()].sort()).to.deep.equal([first, second].sort());
+      expect(listed.get(first)).to.deep.equal(await accounts.listRequestLedger(first));
+      expect(listed.get(first)!.map((entry) => entry.kind)).to.deep.equal(['debit', 'refund']);
+      expect(listed.get(second)).to.deep.equal([{ accountId, requestId: second, kind: 'debit', amount: -5, note: undefined, atMs: 11 }]);
+      expect(await accounts.listRequestLedgers([])).to.deep.equal(new Map());
+    });
+
     it('rolls back a whole create transaction: no request row without its debit', async () => {
       const accountId = await account(1);
       const id = newId('req');
