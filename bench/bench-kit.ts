@@ -89,12 +89,15 @@ export async function waitUntilTerminal(url: string, headers: Record<string, str
   throw new Error(`request ${id} did not finish`);
 }
 
-export async function waitForHttp(url: string): Promise<void> {
+/** Waits until `url` answers at all, or with a 2xx when `healthy` (a health endpoint: the service is ready). */
+export async function waitForHttp(url: string, options: { healthy?: boolean } = {}): Promise<void> {
   const until = Date.now() + 60_000;
   while (Date.now() < until) {
     try {
-      await fetch(url);
-      return;
+      const response = await fetch(url);
+      await response.arrayBuffer();
+      if (response.ok || !options.healthy) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

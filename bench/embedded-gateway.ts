@@ -42,7 +42,8 @@ export async function startEmbeddedGateway(env: Record<string, string> = {}, nod
   };
   const url = `http://127.0.0.1:${port}`;
   try {
-    await waitForHttp(`${url}/healthz`);
+    // Healthy once its worker is ready too (a worker thread starts after the HTTP side listens).
+    await waitForHttp(`${url}/healthz`, { healthy: true });
     const { stdout } = await promisify(execFile)(process.execPath, [cli, 'keys', 'create', '--name', 'bench', '--credits', '1000000000', '--json'], { env: childEnv });
     const key = JSON.parse(stdout).key as string;
     return {

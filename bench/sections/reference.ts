@@ -12,6 +12,8 @@ import { startEmbeddedGateway } from '../embedded-gateway.js';
 import type { BenchSection } from './index.js';
 
 const names = { create: 'POST /api/v1/requests', poll: 'GET /api/v1/requests/{id}' };
+/** Whether mediagate's embedded worker runs on a thread of its own in these rounds (the default; the child inherits this). */
+const workerThread = process.env.MEDIAGATE_WORKER_THREAD?.trim() !== 'false';
 /** Enough for BullMQ's worker to keep up with the create load here: the strongest reference, not BullMQ's default of 1. */
 const referenceConcurrency = 16;
 
@@ -142,7 +144,7 @@ ledger, idempotency, rate limits or metrics, and no durable write: this Redis ru
 accepted job lives in memory only, where mediagate commits the request, its ledger entry and the debit to SQLite
 before it answers. Redis client: ${redisClient}.
 
-**Method**: ${rounds.length} round(s); each runs mediagate (\`mediagate start all\`, embedded, its default worker concurrency) and
+**Method**: ${rounds.length} round(s); each runs mediagate (\`mediagate start all\`, embedded, its default worker concurrency, its worker ${workerThread ? 'on a thread of its own' : 'on the HTTP thread'}) and
 the reference back to back, alternating which goes first, then the two SQLite floors. Both sides run the embedded
 rounds' scenario: ${warmupSeconds} s of creates unmeasured and their backlog finished, ${durationSeconds} s of creates measured at ${connections} connections,
 then the drain (a create sent right after the load, polled until terminal: the worker's backlog), then ${warmupSeconds} + ${durationSeconds} s
@@ -217,9 +219,13 @@ less than any Koa server on in-process SQLite spends on the read alone.`
       : `The poll floor's Koa process spends ${floorPoll} µs on one SQLite point read and nothing else, mediagate ${ours.poll - floorPoll} µs more;
 at the reference's CPU per poll mediagate would have ${reference.poll - floorPoll} µs above that floor for the API key, the rate limiter, the
 ledger read, the ETag, the access log and the metrics.`;
-  return `**Why.** Each side's busiest process sets its ceiling. mediagate's server side is one process: HTTP, SQLite and the
-worker share one JavaScript thread, so at ${ours.create} µs per finished create and ${ours.poll} µs per poll (medians above) it can
-finish at most about ${perSecond(ours.create)} creates/s or answer ${perSecond(ours.poll)} polls/s, however idle the other core is. The reference
+  return `**Why.** Each side's busiest thread sets its ceiling. mediagate's server side is one process${workerThread ? ` with two threads: the worker
+(claims, provider calls, finishes) on a thread of its own (\`worker.thread\`, the default), everything else on the HTTP thread:
+keys, rate limits, admissions, answers. A poll is the HTTP thread's alone, so at ${ours.poll} µs per poll it can answer at most
+about ${perSecond(ours.poll)} polls/s, however idle the other core is; a finished create costs ${ours.create} µs across both threads, of which the
+HTTP thread's share (about four fifths) sets its ceiling.` : `: HTTP, SQLite and the
+worker share one JavaScript thread (\`worker.thread\` off), so at ${ours.create} µs per finished create and ${ours.poll} µs per poll (medians above) it can
+finish at most about ${perSecond(ours.create)} creates/s or answer ${perSecond(ours.poll)} polls/s, however idle the other core is.`} The reference
 spreads the same requests over two processes: its Node process (${node.create} µs per finished create, ${node.poll} µs per poll:
 ceilings near ${perSecond(node.create)} and ${perSecond(node.poll)}/s) and redis-server (${redis.create} and ${redis.poll} µs), which runs on the other core; below
 those ceilings its rate is set by the Redis round trips each request waits for (one per create, two per poll, more

@@ -49,14 +49,17 @@ export async function startService(settings: Settings, options: GatewayOptions &
       ({ server, url } = await listen(createWorkerHealthApp(gateway), settings, settings.worker.health_port));
     }
     metrics = settings.metrics.port > 0 ? await listen(createMetricsApp(gateway), settings, settings.metrics.port) : undefined;
+    // The worker (or its thread, which may fail to start: a plugin it cannot load) before the start is reported.
+    if (role !== 'api') await gateway.startWorking();
   } catch (error) {
-    // A port already taken (EADDRINUSE): nothing is served, so nothing stays open either (the store, the queue).
+    // A port already taken (EADDRINUSE), a worker that cannot start: nothing is served, so nothing stays open
+    // either (the listeners, the store, the queue).
     server?.close();
+    metrics?.server.close();
     await gateway.close();
     throw error;
   }
   const servers = [server, metrics?.server].filter((item): item is Server => item !== undefined);
-  if (role !== 'api') await gateway.startWorking();
   let stopping: Promise<void> | undefined;
   return {
     gateway,

@@ -30,6 +30,7 @@ import { WebhookDeliverer, WebhookSecrets, WebhookStore, WebhookUrlRules } from 
 import { createGuardedFetch } from './plugin-sdk/guarded-fetch.js';
 import { startMediaTools } from './plugin-sdk/media-tool-binaries.js';
 import { MemoryRateLimiter, SqlRateLimiter, type RateLimiter } from './rate-limits/rate-limiter.js';
+import { EmbeddedWorkerThread, ThreadQueue } from './worker-thread/index.js';
 
 export interface Gateway {
   settings: Settings;
@@ -86,9 +87,26 @@ export interface GatewayOptions {
   defaultMetrics?: boolean;
   /** What this process serves (`mediagate_build_info`'s role); default `all`. */
   role?: GatewayRole;
+  /**
+   * The change feed and the cancel notices, when they come from outside: the embedded worker thread's link to the
+   * main thread (worker-thread/). Default: a RabbitMQ fanout each with a broker, else a function call in-process.
+   */
+  changeFeed?: ChangeFeed;
+  cancelNotices?: ChangeFeed;
+  /**
+   * Where circuit breakers' openings and closings go instead of the log: the worker thread tells the main thread,
+   * which mirrors them on its own breakers (for /healthz and the MCP availability tool) and logs them once.
+   */
+  breakerChanges?: (pluginId: string, open: boolean) => void;
+  /** Refresh the store's gauges (backlog, oldest age, outbox): off in the worker thread, the main thread's report them. */
+  storeGauges?: boolean;
+  /** SQLite: who checkpoints the WAL (store/open-database.ts); `elsewhere` for the worker thread's second connection. */
+  databaseCheckpoints?: 'background' | 'elsewhere';
 }
 
 export async function createGateway(settings: Settings, options: GatewayOptions = {}): Promise<Gateway> {
+  const threaded = wantsWorkerThread(settings, options);
+  if (threaded && options.clock) throw new Error('worker.thread: the worker thread runs on the real clock; set worker.thread to false to give the gateway a clock of its own');
   const log = options.log ?? createLogger({ level: settings.log.level, destination: options.logDestination });
   // Before anything serves: a deployment that forbids the bundled ffmpeg and has no other must not start.
   await startMediaTools(settings.media, log);
@@ -97,9 +115,9 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
   const registry = new OperationRegistry(manifests);
   const metrics = new GatewayMetrics({ defaultMetrics: options.defaultMetrics, build: buildInfo(options.role ?? 'all') });
   // `mediagate_breaker_open` reads the breakers when scraped (observeLive below); this only logs the changes.
-  const plugins = new PluginRegistry(settings.breaker, (pluginId, open) => {
-    log[open ? 'warn' : 'info']({ provider: pluginId }, open ? 'circuit breaker opened' : 'circuit breaker closed');
-  }, { syntheticFallback: settings.routing.synthetic_fallback });
+  const breakerChanged =
+    options.breakerChanges ?? ((pluginId: string, open: boolean) => log[open ? 'warn' : 'info']({ provider: pluginId }, open ? 'circuit breaker opened' : 'circuit breaker closed'));
+  const plugins = new PluginRegistry(settings.breaker, breakerChanged, { syntheticFallback: settings.routing.synthetic_fallback });
   await plugins.loadFolders([join(projectRoot, 'plugins'), ...settings.plugin_dirs], settings.providers);
   // Before anything is opened: a route naming a plugin that is missing or does not serve its operation stops the start.
   try {
@@ -112,7 +130,9 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
 
   const database = openDatabase(settings.database.url, {
     poolMax: settings.database.pool_max,
-    checkpoints: 'background',
+    checkpoints: options.databaseCheckpoints ?? 'background',
+    // The worker thread's connection and the main thread's, when there is a worker thread.
+    otherWriters: options.databaseCheckpoints === 'elsewhere' || threaded,
     onCheckpointError: (message) => log.warn({ err: message }, 'background WAL checkpoint failed; the serving connection will checkpoint itself'),
   });
   if (!options.skipMigrations) await migrateToLatest(database);
@@ -140,8 +160,22 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
   };
   const onHandlerError = (error: unknown, job: { requestId: string }) => log.error({ err: error, requestId: job.requestId }, 'job handler failed');
   const onPublish = (outcome: 'confirmed' | 'failed') => metrics.jobPublished(outcome);
+  // The embedded worker on a thread of its own (worker-thread/): the jobs, the worker's notices and its metrics
+  // cross to it; this thread keeps HTTP. Its settings say no thread, so the kernel it runs is the worker itself.
+  const workerThread = threaded
+    ? new EmbeddedWorkerThread({
+        settings: { ...settings, worker: { ...settings.worker, thread: false } },
+        log,
+        onNotices: (topic, requestIds) => {
+          if (topic === 'changes') (changeFeed as MemoryChangeFeed).receive(requestIds);
+        },
+        onBreaker: (pluginId, open) => plugins.mirrorBreaker(pluginId, open),
+      })
+    : undefined;
+  if (workerThread) metrics.includeFrom(() => workerThread.metrics());
   const queue =
     options.queue ??
+    (workerThread ? new ThreadQueue(workerThread, onPublish) : undefined) ??
     (settings.queue.url
       ? new RabbitMqQueue({ url: settings.queue.url, prefix: settings.queue.prefix, deliveryLimit: settings.queue.delivery_limit, publishTimeoutMs: settings.queue.publish_timeout_ms, holdPollsUpToMs: settings.queue.hold_polls_up_to_ms, onDeadLetter, log, connectionName: `mediagate ${hostname()}:${process.pid}`, onPublish })
       : new MemoryQueue(onHandlerError, { redeliveryDelayMs: 200, deliveryLimit: settings.queue.delivery_limit, onDeadLetter }, onPublish));
@@ -149,17 +183,21 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
   // Change notices go from whoever changes a request to every process holding clients that wait on it: a function
   // call in one process, a RabbitMQ fanout beside the job queue when API processes and workers are apart.
   const changeFeed: ChangeFeed =
-    queue instanceof RabbitMqQueue && settings.queue.url
+    options.changeFeed ??
+    (queue instanceof RabbitMqQueue && settings.queue.url
       ? new RabbitMqChangeFeed({ url: settings.queue.url, prefix: settings.queue.prefix, batchMs: settings.watches.notice_batch_ms, log, connectionName: `mediagate ${hostname()}:${process.pid} (changes)` })
-      : new MemoryChangeFeed();
+      : new MemoryChangeFeed());
   if (changeFeed instanceof RabbitMqChangeFeed) await changeFeed.connect();
   // Cancels answered by an API process reach the workers of the other processes (lifecycle/cancel-notices.ts); in
   // one process the canceller stops a start directly and needs no notices.
   const cancelNotices =
-    changeFeed instanceof RabbitMqChangeFeed && settings.queue.url
+    options.cancelNotices ??
+    (changeFeed instanceof RabbitMqChangeFeed && settings.queue.url
       ? new RabbitMqChangeFeed({ url: settings.queue.url, prefix: settings.queue.prefix, topic: 'cancels', log, connectionName: `mediagate ${hostname()}:${process.pid} (cancels)` })
-      : undefined;
-  await cancelNotices?.connect();
+      : workerThread
+        ? new MemoryChangeFeed((requestIds) => workerThread.sendNotices('cancels', requestIds))
+        : undefined);
+  if (cancelNotices instanceof RabbitMqChangeFeed) await cancelNotices.connect();
   const publicUrl = settings.server.public_url;
   const pluginStateRoot = join(settings.data_dir, 'plugins');
 
@@ -235,7 +273,7 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
   });
   const taskHolders = [...callableProviders(registry, plugins).keys()];
   const storeGauges = new StoreGauges({ requests, webhooks: webhookStore, metrics, clock, intervalMs: settings.metrics.refresh_interval_ms, taskHolders, log });
-  await storeGauges.start();
+  if (options.storeGauges !== false) await storeGauges.start();
 
   return {
     settings,
@@ -268,6 +306,7 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
     metrics,
     watches,
     async startWorking() {
+      if (workerThread) return workerThread.start();
       if (cancelNotices) await new CancelNoticeListener({ requests, log }).listenTo(cancelNotices);
       await queue.consume(slots.around(worker.handle), { concurrency: settings.worker.concurrency, pollConcurrency: settings.worker.poll_concurrency });
       sweeper.start();
@@ -277,6 +316,8 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
     async close() {
       // First, while the store is open: every long poll answers with the state it has and every event stream ends.
       await watches.close();
+      // Its jobs in flight finish and it closes its own kernel, while this thread's store is still open.
+      await workerThread?.stop();
       await storeGauges.stop();
       await sweeper.stop();
       await retention.stop();
@@ -290,4 +331,14 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
       (blobs as { destroy?: () => void }).destroy?.();
     },
   };
+}
+
+/**
+ * Whether the embedded worker runs on a thread of its own: the settings ask for it (`worker.thread`) and it can serve,
+ * one process (`all`) on SQLite with the in-process queue (a broker's workers are processes of their own already)
+ * and no queue given from outside. It runs on the real clock: a test's fake clock cannot cross into the thread.
+ */
+function wantsWorkerThread(settings: Settings, options: GatewayOptions): boolean {
+  const embedded = (options.role ?? 'all') === 'all' && settings.database.url.startsWith('sqlite:') && !settings.queue.url && !options.queue;
+  return settings.worker.thread && embedded;
 }

@@ -323,7 +323,7 @@ describe('console: the development owner and the users CLI', function () {
     const log = new CapturedLog();
     let service: RunningService | undefined;
     try {
-      const settings = loadSettings({ env: {}, overrides: { server: { host: '127.0.0.1', port: await freePort(), public_url: '' }, data_dir: dataDir, log: { level: 'trace' } } });
+      const settings = loadSettings({ env: {}, overrides: { server: { host: '127.0.0.1', port: await freePort(), public_url: '' }, data_dir: dataDir, log: { level: 'trace' }, worker: { thread: false } } });
       service = await startService(settings, { logDestination: log });
       const passwordFile = join(dataDir, 'dev-console-password');
       expect(service.devKey?.owner).to.deep.equal({ email: 'dev@mediagate.local', passwordFile });

@@ -28,7 +28,7 @@ describe('HTTP: one access-log line per request', function () {
 
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'mediagate-access-'));
-    const settings = loadSettings({ env: {}, overrides: { ...withFixtures, server: { host: '127.0.0.1', port: await freePort(), public_url: '' }, data_dir: dataDir, log: { level: 'info' } } });
+    const settings = loadSettings({ env: {}, overrides: { ...withFixtures, server: { host: '127.0.0.1', port: await freePort(), public_url: '' }, data_dir: dataDir, log: { level: 'info' }, worker: { thread: false } } });
     service = await startService(settings, { logDestination: log });
     const { accounts, apiKeys, clock } = service.gateway;
     const accountId = newId('acct', clock.now());

@@ -29,7 +29,8 @@ describe('HTTP: secrets never reach the log', () => {
     dataDir = await mkdtemp(join(tmpdir(), 'mediagate-log-'));
     const settings = loadSettings({
       env: { MEDIAGATE_PROVIDER_OPENAI_API_KEY: vendorKey, MEDIAGATE_METRICS_TOKEN: metricsToken },
-      overrides: { ...withFixtures, server: { host: '127.0.0.1', port: await freePort(), public_url: '' }, data_dir: dataDir, log: { level: 'trace' } },
+      // The worker in this thread: its lines go to the captured destination too (a worker thread logs to stdout).
+      overrides: { ...withFixtures, server: { host: '127.0.0.1', port: await freePort(), public_url: '' }, data_dir: dataDir, log: { level: 'trace' }, worker: { thread: false } },
     });
     service = await startService(settings, { logDestination: log });
     const { accounts, apiKeys, clock } = service.gateway;

@@ -67,7 +67,8 @@ describe('README quick start', function () {
   this.timeout(60_000);
   let service: TestService;
   before(async () => {
-    service = await startTestService();
+    // As `npm start` runs it: the worker on its own thread (the default that the test harness turns off elsewhere).
+    service = await startTestService({ worker: { thread: true } });
   });
   after(async () => service.stop());
 

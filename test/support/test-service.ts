@@ -44,7 +44,9 @@ export async function startTestService(overrides: DeepPartial<Settings> = {}, op
         server: { host: '127.0.0.1', port, public_url: '', ...overrides.server },
         data_dir: dataDir,
         log: { level: 'silent' },
-        worker: { sweep_interval_ms: 200, requeue_after_ms: 1000, retry_after_ms: 200, ...overrides.worker },
+        // The worker runs in the test's own thread unless a test asks for its thread (worker.thread): a test's
+        // clock and its look at the worker's state need it there, and a thread per service would slow the suite.
+        worker: { sweep_interval_ms: 200, requeue_after_ms: 1000, retry_after_ms: 200, thread: false, ...overrides.worker },
       },
     });
   // The port is picked before the service starts (its public URL names it), so another process, or an outgoing

@@ -21,7 +21,9 @@ const [{ loadSettings }, { startService }, { newId }] = await Promise.all([
   import('../../src/cli/serve.js'),
   import('../../src/kernel/store/index.js'),
 ]);
-const service = await startService(loadSettings(), { role: 'all', logDestination: process.stderr });
+// The worker in this thread: a worker thread starts its own tracing from the OTEL_* variables and exports there,
+// never to this process's in-memory exporter (test/e2e/tracing-thread.test.ts follows a trace across it).
+const service = await startService(loadSettings({ overrides: { worker: { thread: false } } }), { role: 'all', logDestination: process.stderr });
 const { accounts, apiKeys, clock } = service.gateway;
 const accountId = newId('acct', clock.now());
 await accounts.createAccount({ id: accountId, email: 'traced@example.com', plan: 'test', creditsBalance: 1000, createdAtMs: clock.now() });

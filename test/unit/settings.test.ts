@@ -28,4 +28,11 @@ describe('configuration', () => {
       expect(message).to.contain('worker.concurrency must be >= 1');
     }
   });
+
+  it('reads the worker thread switch from MEDIAGATE_WORKER_THREAD, true or false only (on by default)', () => {
+    expect(loadSettings({ env: {} }).worker.thread).to.equal(true);
+    expect(loadSettings({ env: { MEDIAGATE_WORKER_THREAD: 'false' } }).worker.thread).to.equal(false);
+    expect(loadSettings({ env: { MEDIAGATE_WORKER_THREAD: ' true ' } }).worker.thread).to.equal(true);
+    expect(() => loadSettings({ env: { MEDIAGATE_WORKER_THREAD: 'yes' } })).to.throw(SettingsError, 'MEDIAGATE_WORKER_THREAD=yes must be true or false');
+  });
 });

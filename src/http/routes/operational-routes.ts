@@ -21,6 +21,6 @@ export function addMetricsRoute(router: Router, gateway: Gateway, options: { loo
   router.get('/metrics', metricsAccess({ bearerToken: gateway.settings.metrics.bearer_token, loopbackOnly: options.loopbackOnly }), async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.type = gateway.metrics.registry.contentType;
-    ctx.body = await gateway.metrics.registry.metrics();
+    ctx.body = await gateway.metrics.exposition();
   });
 }

@@ -29,7 +29,7 @@ export interface Settings {
   database: { url: string; pool_max: number };
   queue: { url: string; prefix: string; delivery_limit: number; publish_timeout_ms: number; hold_polls_up_to_ms: number };
   blobs: { url: string; s3_endpoint: string; s3_region: string };
-  worker: LifecycleSettings & { concurrency: number; poll_concurrency: number; health_port: number; shutdown_timeout_ms: number };
+  worker: LifecycleSettings & { concurrency: number; poll_concurrency: number; thread: boolean; health_port: number; shutdown_timeout_ms: number };
   breaker: BreakerSettings;
   routing: { synthetic_fallback: boolean };
   retention: RetentionSettings;
@@ -166,10 +166,11 @@ export const settingsSchema = {
     worker: {
       type: 'object',
       additionalProperties: false,
-      required: ['concurrency', 'poll_concurrency', 'lease_ms', 'max_attempts', 'sweep_interval_ms', 'requeue_after_ms', 'retry_after_ms', 'start_record_after_ms', 'health_port', 'shutdown_timeout_ms'],
+      required: ['concurrency', 'poll_concurrency', 'thread', 'lease_ms', 'max_attempts', 'sweep_interval_ms', 'requeue_after_ms', 'retry_after_ms', 'start_record_after_ms', 'health_port', 'shutdown_timeout_ms'],
       properties: {
         concurrency: positiveInteger,
         poll_concurrency: positiveInteger,
+        thread: { type: 'boolean' },
         health_port: { type: 'integer', minimum: 0, maximum: 65535 },
         shutdown_timeout_ms: positiveInteger,
         lease_ms: positiveInteger,

@@ -11,7 +11,7 @@ import { settingsSchema, type Settings } from './settings-schema.js';
 export { mcpOfferingSchema, type McpOffering, type McpSettings, type OAuthSettings, type Settings } from './settings-schema.js';
 
 /** Environment variable -> setting path and how to read it. */
-const environmentOverrides: [string, string, 'string' | 'integer' | 'list'][] = [
+const environmentOverrides: [string, string, 'string' | 'integer' | 'boolean' | 'list'][] = [
   ['PORT', 'server.port', 'integer'],
   ['MEDIAGATE_HOST', 'server.host', 'string'],
   ['MEDIAGATE_PUBLIC_URL', 'server.public_url', 'string'],
@@ -32,6 +32,7 @@ const environmentOverrides: [string, string, 'string' | 'integer' | 'list'][] = 
   ['MEDIAGATE_WORKER_HEALTH_PORT', 'worker.health_port', 'integer'],
   ['MEDIAGATE_WORKER_CONCURRENCY', 'worker.concurrency', 'integer'],
   ['MEDIAGATE_WORKER_POLL_CONCURRENCY', 'worker.poll_concurrency', 'integer'],
+  ['MEDIAGATE_WORKER_THREAD', 'worker.thread', 'boolean'],
   ['MEDIAGATE_WORKER_LEASE_MS', 'worker.lease_ms', 'integer'],
   ['MEDIAGATE_SWEEP_INTERVAL_MS', 'worker.sweep_interval_ms', 'integer'],
   ['MEDIAGATE_PLUGIN_DIRS', 'plugin_dirs', 'list'],
@@ -79,6 +80,9 @@ export function loadSettings(options: { env?: NodeJS.ProcessEnv; configDir?: str
     if (kind === 'integer') {
       value = /^-?\d+$/.test(raw.trim()) ? Number(raw) : NaN;
       if (Number.isNaN(value)) problems.push(`${variable}=${raw} must be an integer`);
+    } else if (kind === 'boolean') {
+      value = raw.trim() === 'true' ? true : raw.trim() === 'false' ? false : undefined;
+      if (value === undefined) problems.push(`${variable}=${raw} must be true or false`);
     } else if (kind === 'list') {
       value = raw.split(',').map((item) => item.trim()).filter(Boolean);
     }

@@ -65,6 +65,11 @@ export class Sweeper {
     this.timer.unref();
   }
 
+  /** Resolves once the start-up pass (start()) has sent what it found; at once when not started. */
+  async startedUp(): Promise<void> {
+    await this.startingUp;
+  }
+
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.startingUp;

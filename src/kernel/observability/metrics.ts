@@ -9,7 +9,7 @@
  * database pool, the broker connection, worker slots) are read when scraped; gauges that need the store are
  * refreshed on a timer (store-gauges.ts), never per scrape.
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 import { labelledChildren } from './labelled-children.js';
 
 export const finishOutcomes = ['succeeded', 'failed', 'cancelled'] as const;
@@ -72,11 +72,15 @@ export interface LiveSources {
   workerSlots(): { busy: number; free: number } | undefined;
 }
 
+/** A registry's metrics as prom-client's JSON: what crosses from the worker thread to the main thread's `/metrics`. */
+export type MetricSnapshot = MetricObjectWithValues<MetricValue<string>>[];
+
 export class GatewayMetrics {
   readonly registry = new Registry();
   private live: LiveSources | undefined;
+  private readonly peers: (() => Promise<MetricSnapshot>)[] = [];
 
-  readonly buildInfo = new Gauge({ name: 'mediagate_build_info', help: 'The running build (always 1); join on it for versions and roles', labelNames: ['version', 'node_version', 'role'], registers: [this.registry] });
+  readonly buildInfo = new Gauge({ name: 'mediagate_build_info', help: 'The running build (always 1); join on it for versions and roles', labelNames: ['version', 'node_version', 'role'], registers: [this.registry], aggregator: 'max' });
 
   readonly requestsCreated = new Counter({ name: 'mediagate_requests_created_total', help: 'Requests accepted (202)', labelNames: ['operation', 'model'], registers: [this.registry] });
   readonly requestsFinished = new Counter({
@@ -116,6 +120,7 @@ export class GatewayMetrics {
     help: "1 while a provider's circuit breaker is open",
     labelNames: ['provider'],
     registers: [this.registry],
+    aggregator: 'max',
     collect: () => this.readBreakers(),
   });
   readonly vendorPollLateness = new Histogram({
@@ -144,7 +149,7 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
-  readonly databaseUp = new Gauge({ name: 'mediagate_database_up', help: 'The last database check answered (1) or not (0)', registers: [this.registry] });
+  readonly databaseUp = new Gauge({ name: 'mediagate_database_up', help: 'The last database check answered (1) or not (0)', registers: [this.registry], aggregator: 'min' });
   readonly databasePoolConnections = new Gauge({
     name: 'mediagate_database_pool_connections',
     help: 'Database connections this process holds (SQLite: one, used)',
@@ -156,6 +161,7 @@ export class GatewayMetrics {
     name: 'mediagate_broker_connected',
     help: 'The RabbitMQ connection is up (1 with the in-process queue)',
     registers: [this.registry],
+    aggregator: 'min',
     collect: () => this.readBroker(),
   });
   readonly brokerPublishes = new Counter({ name: 'mediagate_broker_publishes_total', help: 'Job publishes and their broker confirms', labelNames: ['outcome'], registers: [this.registry] });
@@ -183,6 +189,28 @@ export class GatewayMetrics {
   constructor(options: { defaultMetrics?: boolean; build?: { version: string; nodeVersion: string; role: GatewayRole } } = {}) {
     if (options.defaultMetrics) collectDefaultMetrics({ register: this.registry });
     if (options.build) this.buildInfo.set({ version: options.build.version, node_version: options.build.nodeVersion, role: options.build.role }, 1);
+  }
+
+  /**
+   * Another thread's metrics, served with this registry's at every scrape (the embedded worker thread's,
+   * worker-thread/). They add up family by family: counters and histograms sum; the few gauges two threads both
+   * set say how they combine (`aggregator`: the build info and an open breaker by max, the database and broker
+   * being up by min); the rest are set by one thread only.
+   */
+  includeFrom(source: () => Promise<MetricSnapshot>): void {
+    this.peers.push(source);
+  }
+
+  /** The text `/metrics` serves: this registry's metrics, and those of the threads it includes. */
+  async exposition(): Promise<string> {
+    if (this.peers.length === 0) return this.registry.metrics();
+    const all = await Promise.all([this.registry.getMetricsAsJSON(), ...this.peers.map((source) => source())]);
+    return AggregatorRegistry.aggregate(all).metrics();
+  }
+
+  /** This registry's metrics as plain data (no functions), to send to the thread that serves them. */
+  async snapshot(): Promise<MetricSnapshot> {
+    return (await this.registry.getMetricsAsJSON()).map(({ name, help, type, aggregator, values }) => ({ name, help, type, aggregator, values }) as MetricSnapshot[number]);
   }
 
   /** Where the scrape-time gauges read from; set once the gateway is composed. */

@@ -114,6 +114,17 @@ export class PluginRegistry {
     return [...new Set([...(route.plugin === undefined ? [] : [route.plugin]), ...fallbacks])];
   }
 
+  /**
+   * Puts a plugin's breaker where the same plugin's breaker of another thread went (the embedded worker thread's:
+   * worker-thread/), so this thread's health and availability answers say so; its own change is then told as usual.
+   */
+  mirrorBreaker(pluginId: string, open: boolean): void {
+    const breaker = this.plugins.get(pluginId)?.breaker;
+    if (!breaker) return;
+    if (open && !breaker.opened) breaker.open();
+    if (!open && !breaker.closed) breaker.close();
+  }
+
   /** Breaker state per plugin, for the health endpoint and metrics. */
   breakerStates(): Record<string, { enabled: boolean; state: 'closed' | 'open' | 'half_open' }> {
     const states: Record<string, { enabled: boolean; state: 'closed' | 'open' | 'half_open' }> = {};

@@ -1,4 +1,4 @@
-export { withTraceparent, type Job, type JobHandler, type JobQueue } from './queue-port.js';
+export { withTraceparent, type Job, type JobHandler, type JobQueue, type PublishObserver } from './queue-port.js';
 export { MemoryQueue } from './memory-queue.js';
 export { RabbitMqQueue, type RabbitMqQueueOptions } from './rabbitmq-queue.js';
 export { defaultDelayLevels, defaultDelayRadix, defaultDelayResolutionMs, describeTopology, type RabbitMqTopology } from './rabbitmq-topology.js';

@@ -3,6 +3,9 @@
  * is a function call. Notices announced in one turn of the event loop reach the listener as one batch on the next
  * (setImmediate), so a burst of transitions costs the waiters one batched read, and the announcer never runs the
  * listener inside its own call (the finisher announces right after its commit).
+ *
+ * When the embedded worker runs on a thread of its own (worker-thread/), each thread holds one of these: a batch
+ * also goes to `forward` (the other thread), and what the other thread forwards arrives through `receive`.
  */
 import type { ChangeFeed, ChangeListener } from './change-feed.js';
 
@@ -12,13 +15,20 @@ export class MemoryChangeFeed implements ChangeFeed {
   private scheduled = false;
   private closed = false;
 
+  constructor(private readonly forward?: (requestIds: string[]) => void) {}
+
   announce(requestId: string): void {
-    // Nobody listens in a process that serves no waiters (a worker): nothing to gather.
-    if (!this.listener || this.closed) return;
+    // Nobody listens in a process that serves no waiters (a worker) and forwards nowhere: nothing to gather.
+    if ((!this.listener && !this.forward) || this.closed) return;
     this.gathered.add(requestId);
     if (this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => this.deliver());
+  }
+
+  /** A batch the other thread announced: delivered here as it came (it was batched there). */
+  receive(requestIds: readonly string[]): void {
+    if (!this.closed && requestIds.length > 0) this.listener?.changed(requestIds);
   }
 
   async subscribe(listener: ChangeListener): Promise<void> {
@@ -33,9 +43,10 @@ export class MemoryChangeFeed implements ChangeFeed {
 
   private deliver(): void {
     this.scheduled = false;
-    if (this.gathered.size === 0 || !this.listener) return;
+    if (this.gathered.size === 0) return;
     const ids = [...this.gathered];
     this.gathered.clear();
-    this.listener.changed(ids);
+    this.forward?.(ids);
+    this.listener?.changed(ids);
   }
 }

@@ -48,6 +48,14 @@ export class MemoryQueue implements JobQueue {
     this.onPublish?.('confirmed');
   }
 
+  /**
+   * A job published on another thread (the embedded worker thread's main thread, worker-thread/): queued as
+   * `publish` queues it, without a second publish span or count (the publishing side made both).
+   */
+  accept(job: Job, delayMs: number): void {
+    if (!this.closed) this.enqueue({ job, deliveries: 0 }, delayMs);
+  }
+
   private enqueue(entry: Entry, delay: number): void {
     const lane = this.lanes[entry.job.poll === undefined ? 'work' : 'poll'];
     if (delay <= 0) {

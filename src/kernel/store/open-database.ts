@@ -25,8 +25,17 @@ export interface Database {
 
 export interface OpenOptions {
   poolMax?: number;
-  /** SQLite only: checkpoint the WAL on a thread of its own (a serving process) or in the committing call (CLI). */
-  checkpoints?: 'inline' | 'background';
+  /**
+   * SQLite only: checkpoint the WAL on a thread of its own (a serving process), in the committing call (CLI), or
+   * leave it to another connection of the same process that checkpoints in the background (the embedded worker
+   * thread's connection: this one then only keeps the same backstop).
+   */
+  checkpoints?: 'inline' | 'background' | 'elsewhere';
+  /**
+   * SQLite only: another connection of this process writes too (the embedded worker thread and its main thread):
+   * writes wait for the lock without blocking the event loop (sqlite-executor.ts).
+   */
+  otherWriters?: boolean;
   onCheckpointError?: (message: string) => void;
 }
 
@@ -49,7 +58,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
         },
       },
     });
-    const sql = new SqliteExecutor(filename, { checkpoints: options.checkpoints, checkpointer: { onError: options.onCheckpointError } });
+    const sql = new SqliteExecutor(filename, { checkpoints: options.checkpoints, otherWriters: options.otherWriters, checkpointer: { onError: options.onCheckpointError } });
     // One connection serves every statement (the knex one runs only migrations and administration).
     const connections = () => ({ used: 1, free: 0, pending: 0 });
     return { knex, sql, dialect: 'sqlite', connections, close: async () => Promise.all([sql.close(), knex.destroy()]).then(() => undefined) };
