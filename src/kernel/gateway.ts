@@ -166,9 +166,6 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
     ? new EmbeddedWorkerThread({
         settings: { ...settings, worker: { ...settings.worker, thread: false } },
         log,
-        onNotices: (topic, requestIds) => {
-          if (topic === 'changes') (changeFeed as MemoryChangeFeed).receive(requestIds);
-        },
         onBreaker: (pluginId, open) => plugins.mirrorBreaker(pluginId, open),
       })
     : undefined;
@@ -184,6 +181,7 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
   // call in one process, a RabbitMQ fanout beside the job queue when API processes and workers are apart.
   const changeFeed: ChangeFeed =
     options.changeFeed ??
+    workerThread?.changes ??
     (queue instanceof RabbitMqQueue && settings.queue.url
       ? new RabbitMqChangeFeed({ url: settings.queue.url, prefix: settings.queue.prefix, batchMs: settings.watches.notice_batch_ms, log, connectionName: `mediagate ${hostname()}:${process.pid} (changes)` })
       : new MemoryChangeFeed());
@@ -194,9 +192,7 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
     options.cancelNotices ??
     (changeFeed instanceof RabbitMqChangeFeed && settings.queue.url
       ? new RabbitMqChangeFeed({ url: settings.queue.url, prefix: settings.queue.prefix, topic: 'cancels', log, connectionName: `mediagate ${hostname()}:${process.pid} (cancels)` })
-      : workerThread
-        ? new MemoryChangeFeed((requestIds) => workerThread.sendNotices('cancels', requestIds))
-        : undefined);
+      : workerThread?.cancels);
   if (cancelNotices instanceof RabbitMqChangeFeed) await cancelNotices.connect();
   const publicUrl = settings.server.public_url;
   const pluginStateRoot = join(settings.data_dir, 'plugins');

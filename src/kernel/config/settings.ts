@@ -81,7 +81,8 @@ export function loadSettings(options: { env?: NodeJS.ProcessEnv; configDir?: str
       value = /^-?\d+$/.test(raw.trim()) ? Number(raw) : NaN;
       if (Number.isNaN(value)) problems.push(`${variable}=${raw} must be an integer`);
     } else if (kind === 'boolean') {
-      value = raw.trim() === 'true' ? true : raw.trim() === 'false' ? false : undefined;
+      const word = raw.trim();
+      value = word === 'true' ? true : word === 'false' ? false : undefined;
       if (value === undefined) problems.push(`${variable}=${raw} must be true or false`);
     } else if (kind === 'list') {
       value = raw.split(',').map((item) => item.trim()).filter(Boolean);

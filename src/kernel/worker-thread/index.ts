@@ -1,3 +1,3 @@
 export { EmbeddedWorkerThread, type WorkerThreadOptions } from './worker-thread.js';
 export { ThreadQueue, type JobSink } from './thread-queue.js';
-export type { FromThread, NoticeTopic, ToThread } from './messages.js';
+export type { FromThread, ToThread } from './messages.js';

@@ -5,20 +5,18 @@
 import type { Job } from '../queue/index.js';
 import type { MetricSnapshot } from '../observability/metrics.js';
 
-/** The two change-notice topics: requests' state changes (worker -> waiters) and client cancels (API -> worker). */
-export type NoticeTopic = 'changes' | 'cancels';
-
 export type ToThread =
   | { type: 'job'; job: Job; delayMs: number }
-  | { type: 'notices'; topic: NoticeTopic; requestIds: string[] }
+  /** Client cancels answered on the HTTP thread, for the starts the worker thread runs (lifecycle/cancel-notices.ts). */
+  | { type: 'cancels'; requestIds: string[] }
   | { type: 'metrics'; ask: number }
   | { type: 'stop' };
 
 export type FromThread =
   | { type: 'ready' }
   | { type: 'failed'; message: string }
-  | { type: 'notices'; topic: NoticeTopic; requestIds: string[] }
+  /** Requests whose state the worker thread changed, for the long polls and event streams of the HTTP thread. */
+  | { type: 'changes'; requestIds: string[] }
   | { type: 'metrics'; ask: number; metrics: MetricSnapshot }
-  | { type: 'breaker'; pluginId: string; open: boolean }
-  | { type: 'stopped' };
+  | { type: 'breaker'; pluginId: string; open: boolean };
 

@@ -27,7 +27,7 @@ try {
   const { createLogger } = await import('../observability/logger.js');
   const { MemoryChangeFeed, MemoryQueue } = await import('../queue/index.js');
 
-  const changes = new MemoryChangeFeed((requestIds) => post({ type: 'notices', topic: 'changes', requestIds }));
+  const changes = new MemoryChangeFeed((requestIds) => post({ type: 'changes', requestIds }));
   const cancels = new MemoryChangeFeed();
   const gateway = await createGateway(settings, {
     // Its lines carry `thread: "worker"` beside the process's pid: one process, two threads logging.
@@ -48,7 +48,6 @@ try {
     (stopping ??= (async () => {
       await gateway.close();
       await tracing?.shutdown();
-      post({ type: 'stopped' });
       // Nothing of the kernel is left running; plugin timers or sockets some vendor library keeps must not hold
       // the thread (the main thread waits for its exit).
       process.exit(0);
@@ -58,8 +57,8 @@ try {
       case 'job':
         queue.accept(message.job, message.delayMs);
         return;
-      case 'notices':
-        (message.topic === 'cancels' ? cancels : changes).receive(message.requestIds);
+      case 'cancels':
+        cancels.receive(message.requestIds);
         return;
       case 'metrics':
         void gateway.metrics.snapshot().then((metrics) => post({ type: 'metrics', ask: message.ask, metrics }), () => post({ type: 'metrics', ask: message.ask, metrics: [] }));

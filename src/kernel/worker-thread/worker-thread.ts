@@ -6,8 +6,8 @@
  * the same file, the in-process queue, the sweeper, webhooks and the retention purge. The main thread keeps HTTP,
  * MCP and the console.
  *
- * Between the two go plain messages (messages.ts): jobs (main -> thread), change notices both ways, client cancels
- * (main -> thread), breaker changes (thread -> main, so /healthz and the MCP availability tool see them), and the
+ * Between the two go plain messages (messages.ts): jobs and client cancels (main -> thread), change notices
+ * (thread -> main), breaker changes (thread -> main, so /healthz and the MCP availability tool see them), and the
  * thread's metrics when /metrics is scraped. A thread that dies is started again after a pause, as a process
  * manager would restart the embedded process: its jobs lived in memory, and its sweeper sends them again from the
  * store (the requests are never lost, as with a crash of the whole process).
@@ -15,16 +15,14 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { Settings } from '../config/index.js';
-import type { Job } from '../queue/index.js';
-import type { FromThread, NoticeTopic, ToThread } from './messages.js';
+import { MemoryChangeFeed, type Job } from '../queue/index.js';
+import type { FromThread, ToThread } from './messages.js';
 import type { JobSink } from './thread-queue.js';
 import type { MetricSnapshot } from '../observability/metrics.js';
 
 export interface WorkerThreadOptions {
   settings: Settings;
   log: Logger;
-  /** A batch of notices the thread announced (`changes`: requests' states for the waiters of this thread). */
-  onNotices(topic: NoticeTopic, requestIds: readonly string[]): void;
   /** A circuit breaker of the thread's plugins opened or closed. */
   onBreaker(pluginId: string, open: boolean): void;
   /** The pause before a thread that died is started again; doubled at each failure in a row, up to 30 s. */
@@ -37,6 +35,12 @@ export interface WorkerThreadOptions {
 const maxPending = 10_000;
 
 export class EmbeddedWorkerThread implements JobSink {
+  /** The main thread's change feed: what the worker thread announces arrives here, for the waiters (watches). */
+  readonly changes = new MemoryChangeFeed();
+  /** The main thread's cancel notices: what the canceller announces goes to the worker thread's running starts. */
+  readonly cancels = new MemoryChangeFeed((requestIds) => {
+    if (!this.stopping) this.send({ type: 'cancels', requestIds });
+  });
   private thread: Worker | undefined;
   /** Messages sent while no thread runs (between a death and the restart): handed to the next one. */
   private pending: ToThread[] = [];
@@ -59,12 +63,7 @@ export class EmbeddedWorkerThread implements JobSink {
 
   sendJob(job: Job, delayMs: number): boolean {
     if (this.stopping) return false;
-    // `known` is the worker thread's own cache of a row; a job from the main thread never carries one.
     return this.send({ type: 'job', job, delayMs });
-  }
-
-  sendNotices(topic: NoticeTopic, requestIds: string[]): void {
-    if (!this.stopping) this.send({ type: 'notices', topic, requestIds });
   }
 
   running(): boolean {
@@ -129,8 +128,8 @@ export class EmbeddedWorkerThread implements JobSink {
         case 'failed':
           reason = new Error(`the worker thread could not start: ${message.message}`);
           return;
-        case 'notices':
-          this.options.onNotices(message.topic, message.requestIds);
+        case 'changes':
+          this.changes.receive(message.requestIds);
           return;
         case 'breaker':
           this.options.onBreaker(message.pluginId, message.open);
@@ -138,8 +137,6 @@ export class EmbeddedWorkerThread implements JobSink {
         case 'metrics':
           this.asks.get(message.ask)?.(message.metrics);
           this.asks.delete(message.ask);
-          return;
-        case 'stopped':
           return;
       }
     });
