@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { createSchemaCompiler } from '../manifests/schema-compiler.js';
+import { compileSchema } from '../manifests/schema-compiler.js';
 import { settingsSchema, type Settings } from './settings-schema.js';
 
 export { mcpOfferingSchema, type McpOffering, type McpSettings, type OAuthSettings, type Settings } from './settings-schema.js';
@@ -98,7 +98,7 @@ export function loadSettings(options: { env?: NodeJS.ProcessEnv; configDir?: str
     setPath(settings, `providers.${match[1].toLowerCase()}.${match[2].toLowerCase()}`, value);
   }
   if (options.overrides) settings = merge(settings, options.overrides as Record<string, unknown>);
-  const validate = createSchemaCompiler({ useDefaults: false }).compile(settingsSchema);
+  const validate = compileSchema(settingsSchema, { useDefaults: false });
   if (!validate(settings)) {
     for (const error of validate.errors ?? []) {
       if (error.keyword === 'anyOf' || error.keyword === 'if') continue;

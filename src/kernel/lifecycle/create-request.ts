@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { ApiError } from '../errors/index.js';
 import type { OperationRegistry, PreparedRequest } from '../manifests/index.js';
-import { createSchemaCompiler } from '../manifests/schema-compiler.js';
+import { compileSchema } from '../manifests/schema-compiler.js';
 import type { JsonObject } from '../plugin-sdk/index.js';
 import { unavailableModelError, type PluginRegistry } from '../plugins/index.js';
 import type { JobQueue } from '../queue/index.js';
@@ -69,7 +69,7 @@ const envelopeSchema = {
 };
 
 export class RequestCreator {
-  private readonly checkEnvelope = createSchemaCompiler().compile(envelopeSchema);
+  private readonly checkEnvelope = compileSchema(envelopeSchema);
   private readonly pollHints: PollHints;
 
   constructor(private readonly deps: CreateRequestDeps) {

@@ -9,7 +9,7 @@ import { ManifestError } from './manifest-error.js';
 import { manifestMetaSchema } from './manifest-meta-schema.js';
 import { renderExamples } from './manifest-examples.js';
 import type { OperationManifest } from './manifest-types.js';
-import { createSchemaCompiler } from './schema-compiler.js';
+import { compileSchema } from './schema-compiler.js';
 
 export interface LoadedManifest {
   manifest: OperationManifest;
@@ -17,8 +17,8 @@ export interface LoadedManifest {
 }
 
 export async function loadManifests(folders: string[]): Promise<LoadedManifest[]> {
-  const checker = createSchemaCompiler({ useDefaults: false });
-  const checkShape = checker.compile(manifestMetaSchema);
+  // Without defaults: the check must not add to the manifest what its author left out.
+  const checkShape = compileSchema(manifestMetaSchema, { useDefaults: false });
   const loaded: LoadedManifest[] = [];
   const seen = new Map<string, string>();
   for (const folder of folders) {
@@ -36,7 +36,7 @@ export async function loadManifests(folders: string[]): Promise<LoadedManifest[]
         throw new ManifestError(file, first.instancePath, first.message ?? 'is invalid');
       }
       const manifest = data as unknown as OperationManifest;
-      checkConsistency(manifest, file, checker);
+      checkConsistency(manifest, file);
       const previous = seen.get(manifest.operation);
       if (previous) throw new ManifestError(file, '/operation', `duplicates ${manifest.operation} from ${previous}`);
       seen.set(manifest.operation, file);
@@ -46,7 +46,7 @@ export async function loadManifests(folders: string[]): Promise<LoadedManifest[]
   return loaded;
 }
 
-function checkConsistency(manifest: OperationManifest, file: string, checker: ReturnType<typeof createSchemaCompiler>): void {
+function checkConsistency(manifest: OperationManifest, file: string): void {
   const { routing } = manifest;
   if (!(routing.default_model in routing.models)) {
     throw new ManifestError(file, '/routing/default_model', `names ${routing.default_model}, which is not in routing.models`);
@@ -69,8 +69,9 @@ function checkConsistency(manifest: OperationManifest, file: string, checker: Re
   }
   let validateInput;
   try {
-    validateInput = checker.compile(manifest.input);
-    checker.compile(manifest.output);
+    // The registry's own validators (compiled once): an example is checked as a create's input would be.
+    validateInput = compileSchema(manifest.input);
+    compileSchema(manifest.output);
   } catch (error) {
     throw new ManifestError(file, '/input', `is not a valid JSON Schema: ${(error as Error).message}`);
   }

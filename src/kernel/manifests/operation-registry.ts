@@ -8,7 +8,7 @@ import { priceRequest } from '../credits/credit-rules.js';
 import { applyConditionalDefaults } from './conditional-defaults.js';
 import type { LoadedManifest } from './load-manifests.js';
 import type { DeprecationNotice, ModelRoute, OperationManifest } from './manifest-types.js';
-import { createSchemaCompiler, type SchemaValidator } from './schema-compiler.js';
+import { compileSchema, type SchemaValidator } from './schema-compiler.js';
 
 export interface PreparedRequest {
   operation: OperationDefinition;
@@ -89,11 +89,10 @@ export class OperationRegistry {
   private readonly byName = new Map<string, OperationDefinition>();
 
   constructor(manifests: LoadedManifest[]) {
-    const compiler = createSchemaCompiler({ useDefaults: true });
     for (const { manifest, file } of manifests) {
       this.byName.set(
         manifest.operation,
-        new OperationDefinition(manifest, file, compiler.compile(manifest.input), compiler.compile(manifest.output)),
+        new OperationDefinition(manifest, file, compileSchema(manifest.input), compileSchema(manifest.output)),
       );
     }
   }

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import CircuitBreaker from 'opossum';
 import { retiredPricingSetting } from '../credits/index.js';
 import type { ModelRoute } from '../manifests/manifest-types.js';
-import { createSchemaCompiler } from '../manifests/schema-compiler.js';
+import { compileSchema } from '../manifests/schema-compiler.js';
 import type { ProviderPlugin } from '../plugin-sdk/contract.js';
 import { ProviderError } from '../plugin-sdk/provider-error.js';
 
@@ -49,7 +49,7 @@ export class PluginRegistry {
   register(plugin: ProviderPlugin, rawConfig: Record<string, unknown> = {}): void {
     if (this.plugins.has(plugin.id)) throw new Error(`plugin ${plugin.id} is registered twice`);
     const config = structuredClone(rawConfig);
-    const validate = createSchemaCompiler({ useDefaults: true }).compile(plugin.configSchema);
+    const validate = compileSchema(plugin.configSchema);
     if (!validate(config)) {
       const problems = (validate.errors ?? []).map((error) => {
         const path = `providers.${plugin.id}${error.instancePath.replace(/\//g, '.')}`;

@@ -8,7 +8,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { parse } from 'yaml';
 import { mcpOfferingSchema, type McpOffering } from '../../kernel/config/settings.js';
-import { createSchemaCompiler } from '../../kernel/manifests/schema-compiler.js';
+import { compileSchema, type SchemaValidator } from '../../kernel/manifests/schema-compiler.js';
 import { knowledgeKinds, type KnowledgeKind } from './knowledge-registry.js';
 
 export interface KnowledgePage {
@@ -97,9 +97,8 @@ const frontMatterSchema = {
   properties: { id: slug, kind: { enum: knowledgeKinds }, title: text, tags },
 };
 
-const compiler = createSchemaCompiler({ useDefaults: true });
-const checkYaml = compiler.compile(yamlSchema);
-const checkFrontMatter = compiler.compile(frontMatterSchema);
+const checkYaml = compileSchema(yamlSchema);
+const checkFrontMatter = compileSchema(frontMatterSchema);
 
 export async function readKnowledgeFiles(directories: readonly string[]): Promise<KnowledgeFiles> {
   const found: { [K in keyof KnowledgeFiles]: Map<string, KnowledgeFiles[K][number]> } = { pages: new Map(), workflows: new Map(), offerings: new Map(), toolkits: new Map() };
@@ -150,7 +149,7 @@ function parseYaml(content: string, source: string): unknown {
   }
 }
 
-function checked(validate: ReturnType<typeof compiler.compile>, data: unknown, source: string): unknown {
+function checked(validate: SchemaValidator, data: unknown, source: string): unknown {
   if (validate(data)) return data;
   const problems = (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message}`);
   throw new KnowledgeFileError(`${source}: ${problems.join('; ')}`);
