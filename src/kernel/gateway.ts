@@ -102,12 +102,28 @@ export interface GatewayOptions {
   storeGauges?: boolean;
   /** SQLite: who checkpoints the WAL (store/open-database.ts); `elsewhere` for the worker thread's second connection. */
   databaseCheckpoints?: 'background' | 'elsewhere';
+  /** Awaited before the store is opened: the worker thread waits there until the main thread has migrated it. */
+  beforeStore?: () => Promise<void>;
 }
 
 export async function createGateway(settings: Settings, options: GatewayOptions = {}): Promise<Gateway> {
   const threaded = wantsWorkerThread(settings, options);
   if (threaded && options.clock) throw new Error('worker.thread: the worker thread runs on the real clock; set worker.thread to false to give the gateway a clock of its own');
   const log = options.log ?? createLogger({ level: settings.log.level, destination: options.logDestination });
+  // The embedded worker on a thread of its own (worker-thread/): the jobs, the worker's notices and its metrics
+  // cross to it; this thread keeps HTTP. Its settings say no thread, so the kernel it runs is the worker itself.
+  // Started first, so that it loads its manifests and plugins on the other core while this thread loads its own.
+  const workerThread = threaded ? new EmbeddedWorkerThread({ settings: { ...settings, worker: { ...settings.worker, thread: false } }, log }) : undefined;
+  workerThread?.launch();
+  try {
+    return await composeGateway(settings, options, log, workerThread);
+  } catch (error) {
+    await workerThread?.stop();
+    throw error;
+  }
+}
+
+async function composeGateway(settings: Settings, options: GatewayOptions, log: Logger, workerThread: EmbeddedWorkerThread | undefined): Promise<Gateway> {
   // Before anything serves: a deployment that forbids the bundled ffmpeg and has no other must not start.
   await startMediaTools(settings.media, log);
   const clock = options.clock ?? { now: () => Date.now() };
@@ -118,6 +134,8 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
   const breakerChanged =
     options.breakerChanges ?? ((pluginId: string, open: boolean) => log[open ? 'warn' : 'info']({ provider: pluginId }, open ? 'circuit breaker opened' : 'circuit breaker closed'));
   const plugins = new PluginRegistry(settings.breaker, breakerChanged, { syntheticFallback: settings.routing.synthetic_fallback });
+  // The worker thread's breakers opening and closing, shown by this thread's (/healthz, the MCP availability tool).
+  workerThread?.mirrorBreakersOn(plugins);
   await plugins.loadFolders([join(projectRoot, 'plugins'), ...settings.plugin_dirs], settings.providers);
   // Before anything is opened: a route naming a plugin that is missing or does not serve its operation stops the start.
   try {
@@ -128,14 +146,16 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
   }
   zeroSeries(metrics, registry, plugins);
 
+  await options.beforeStore?.();
   const database = openDatabase(settings.database.url, {
     poolMax: settings.database.pool_max,
     checkpoints: options.databaseCheckpoints ?? 'background',
     // The worker thread's connection and the main thread's, when there is a worker thread.
-    otherWriters: options.databaseCheckpoints === 'elsewhere' || threaded,
+    otherWriters: options.databaseCheckpoints === 'elsewhere' || workerThread !== undefined,
     onCheckpointError: (message) => log.warn({ err: message }, 'background WAL checkpoint failed; the serving connection will checkpoint itself'),
   });
   if (!options.skipMigrations) await migrateToLatest(database);
+  workerThread?.storeReady();
   const requests = new RequestStore(database.sql);
   const accounts = new AccountStore(database.sql);
   const idempotency = new IdempotencyStore(database.sql);
@@ -160,15 +180,6 @@ export async function createGateway(settings: Settings, options: GatewayOptions 
   };
   const onHandlerError = (error: unknown, job: { requestId: string }) => log.error({ err: error, requestId: job.requestId }, 'job handler failed');
   const onPublish = (outcome: 'confirmed' | 'failed') => metrics.jobPublished(outcome);
-  // The embedded worker on a thread of its own (worker-thread/): the jobs, the worker's notices and its metrics
-  // cross to it; this thread keeps HTTP. Its settings say no thread, so the kernel it runs is the worker itself.
-  const workerThread = threaded
-    ? new EmbeddedWorkerThread({
-        settings: { ...settings, worker: { ...settings.worker, thread: false } },
-        log,
-        onBreaker: (pluginId, open) => plugins.mirrorBreaker(pluginId, open),
-      })
-    : undefined;
   if (workerThread) metrics.includeFrom(() => workerThread.metrics());
   const queue =
     options.queue ??

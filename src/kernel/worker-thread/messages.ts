@@ -6,6 +6,8 @@ import type { Job } from '../queue/index.js';
 import type { MetricSnapshot } from '../observability/metrics.js';
 
 export type ToThread =
+  /** The store is migrated: the thread, started while the main thread composed its kernel, may open it now. */
+  | { type: 'store-ready' }
   | { type: 'job'; job: Job; delayMs: number }
   /** Client cancels answered on the HTTP thread, for the starts the worker thread runs (lifecycle/cancel-notices.ts). */
   | { type: 'cancels'; requestIds: string[] }

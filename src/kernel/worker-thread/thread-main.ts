@@ -15,7 +15,16 @@ const post = (message: FromThread) => port.postMessage(message);
 // Messages may come before the kernel is up (the main thread publishes as soon as it serves): kept until then.
 const early: ToThread[] = [];
 let handle: (message: ToThread) => void = (message) => early.push(message);
-port.on('message', (message: ToThread) => handle(message));
+// The main thread starts this one while it composes its own kernel, and says when the store is migrated.
+let storeReady!: () => void;
+const migrated = new Promise<void>((resolve) => (storeReady = resolve));
+let storeOpened = false;
+port.on('message', (message: ToThread) => {
+  if (message.type === 'store-ready') return storeReady();
+  // Asked to stop before it opened anything (the main thread's start failed): nothing to finish or close.
+  if (message.type === 'stop' && !storeOpened) process.exit(0);
+  handle(message);
+});
 
 try {
   // Before the kernel is imported, as `mediagate start` does: OpenTelemetry patches modules as they load.
@@ -39,6 +48,10 @@ try {
     breakerChanges: (pluginId, open) => post({ type: 'breaker', pluginId, open }),
     storeGauges: false,
     databaseCheckpoints: 'elsewhere',
+    beforeStore: async () => {
+      await migrated;
+      storeOpened = true;
+    },
   });
   const queue = gateway.queue;
   if (!(queue instanceof MemoryQueue)) throw new Error('the worker thread runs the in-process queue only (no MEDIAGATE_AMQP_URL)');

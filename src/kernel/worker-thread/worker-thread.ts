@@ -23,12 +23,15 @@ import type { MetricSnapshot } from '../observability/metrics.js';
 export interface WorkerThreadOptions {
   settings: Settings;
   log: Logger;
-  /** A circuit breaker of the thread's plugins opened or closed. */
-  onBreaker(pluginId: string, open: boolean): void;
   /** The pause before a thread that died is started again; doubled at each failure in a row, up to 30 s. */
   restartDelayMs?: number;
   /** How long a scrape waits for the thread's metrics before serving the main thread's alone. */
   metricsTimeoutMs?: number;
+}
+
+/** Where the thread's breaker changes are mirrored (the main thread's PluginRegistry). */
+export interface BreakerMirror {
+  mirrorBreaker(pluginId: string, open: boolean): void;
 }
 
 /** Held while a thread restarts; past this a thread that keeps failing drops jobs (the store still has them). */
@@ -53,12 +56,43 @@ export class EmbeddedWorkerThread implements JobSink {
   private nextAsk = 1;
   private readonly asks = new Map<number, (metrics: MetricSnapshot) => void>();
   private exited: Promise<void> = Promise.resolve();
+  /** The first start, from `launch` on. */
+  private launched: Promise<void> | undefined;
+  /** Set once the main thread has migrated the store; every thread started from then on is told at once. */
+  private storeIsReady = false;
+  private breakers: BreakerMirror | undefined;
 
   constructor(private readonly options: WorkerThreadOptions) {}
 
-  /** Starts the thread; resolves once it consumes jobs, rejects with its reason when it cannot start. */
-  async start(): Promise<void> {
-    await this.spawn();
+  /**
+   * Starts the thread while the main thread is still composing its own kernel: on two cores the thread loads its
+   * manifests and plugins meanwhile (measured: most of its start), and opens the store once told it is migrated
+   * (`storeReady`). A failure waits for `start` to report it.
+   */
+  launch(): void {
+    if (this.launched) return;
+    this.launched = this.spawn();
+    this.launched.catch(() => undefined);
+  }
+
+  /** The store is migrated: the thread may open it. */
+  storeReady(): void {
+    this.storeIsReady = true;
+    this.thread?.postMessage({ type: 'store-ready' } satisfies ToThread);
+  }
+
+  /**
+   * The thread's breaker changes go to `mirror` from now on. Set before `storeReady`: a thread opens no breaker
+   * before its kernel is up, which waits for the store.
+   */
+  mirrorBreakersOn(mirror: BreakerMirror): void {
+    this.breakers = mirror;
+  }
+
+  /** Resolves once the thread consumes jobs (started by `launch`, or now), rejects with its reason when it cannot. */
+  start(): Promise<void> {
+    this.launch();
+    return this.launched!;
   }
 
   sendJob(job: Job, delayMs: number): boolean {
@@ -113,6 +147,7 @@ export class EmbeddedWorkerThread implements JobSink {
   private spawn(): Promise<void> {
     const thread = new Worker(new URL('./thread-entry.mjs', import.meta.url), { workerData: { settings: this.options.settings } });
     this.thread = thread;
+    if (this.storeIsReady) thread.postMessage({ type: 'store-ready' } satisfies ToThread);
     for (const message of this.pending.splice(0)) thread.postMessage(message);
     let settle: { resolve: () => void; reject: (error: Error) => void } | undefined;
     const started = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
@@ -132,7 +167,7 @@ export class EmbeddedWorkerThread implements JobSink {
           this.changes.receive(message.requestIds);
           return;
         case 'breaker':
-          this.options.onBreaker(message.pluginId, message.open);
+          this.breakers?.mirrorBreaker(message.pluginId, message.open);
           return;
         case 'metrics':
           this.asks.get(message.ask)?.(message.metrics);
