@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { SqlRateLimiter } from '../../src/kernel/rate-limits/rate-limiter.js';
 import { migrateToLatest, openDatabase, type SqlDatabase, type SqlExecutor } from '../../src/kernel/store/index.js';
 import { createTestDatabase } from '../support/mariadb.js';
+import { startOfRateWindow } from '../support/rate-window.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { withFixtures } from '../support/fixtures.js';
 
@@ -17,6 +18,7 @@ describe('rate limits', () => {
     const { key } = await service.createKey({ credits: 100 });
     const body = { operation: 'test.echo', input: { message: 'x' } };
     const statuses: number[] = [];
+    await startOfRateWindow();
     let last: Awaited<ReturnType<TestService['api']>> | undefined;
     for (let index = 0; index < 4; index += 1) {
       last = await service.api('POST', '/api/v1/requests', { key, body });

@@ -12,6 +12,7 @@ import { eventually } from '../support/eventually.js';
 import { fixturePluginDir } from '../support/fixtures.js';
 import { freePort } from '../support/free-port.js';
 import { scrape, type Scrape } from '../support/metrics-scrape.js';
+import { startOfRateWindow } from '../support/rate-window.js';
 import { pollUntilTerminal, startTestService, type TestService } from '../support/test-service.js';
 
 const fixture = (path: string) => fileURLToPath(new URL(`../fixtures/${path}`, import.meta.url));
@@ -165,6 +166,7 @@ describe('metrics under traffic through the REST API', function () {
 
   it('counts a call refused by the rate limit, with its 429', async () => {
     const { key } = await service.createKey({ credits: 100 });
+    await startOfRateWindow();
     const before = await metrics();
     const estimate = () => service.api('POST', '/api/v1/estimates', { key, body: { operation: 'test.echo', input: { message: 'price me' } } });
     for (let call = 0; call < 4; call += 1) expect((await estimate()).status).to.equal(200);

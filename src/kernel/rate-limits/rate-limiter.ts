@@ -23,17 +23,18 @@ export interface RateLimiter {
   take(apiKeyId: string, bucket: RateBucket, limit: number, nowMs: number): Promise<RateDecision>;
 }
 
-const windowMs = 60_000;
+/** Calls are counted in fixed windows of this length, aligned to the clock (a new window every whole minute). */
+export const rateWindowMs = 60_000;
 
 function decide(count: number, limit: number, windowStart: number, nowMs: number): RateDecision {
-  return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetSeconds: Math.max(1, Math.ceil((windowStart + windowMs - nowMs) / 1000)) };
+  return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetSeconds: Math.max(1, Math.ceil((windowStart + rateWindowMs - nowMs) / 1000)) };
 }
 
 export class MemoryRateLimiter implements RateLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
 
   async take(apiKeyId: string, bucket: RateBucket, limit: number, nowMs: number): Promise<RateDecision> {
-    const start = nowMs - (nowMs % windowMs);
+    const start = nowMs - (nowMs % rateWindowMs);
     const key = `${apiKeyId}:${bucket}`;
     const current = this.windows.get(key);
     const window = current && current.start === start ? current : { start, count: 0 };
@@ -74,7 +75,7 @@ export class SqlRateLimiter implements RateLimiter {
   private async count(takes: Take[]): Promise<Outcome<RateDecision>[]> {
     const windows = new Map<string, { name: string; apiKeyId: string; bucket: RateBucket; start: number; takes: number[] }>();
     takes.forEach((take, index) => {
-      const start = take.nowMs - (take.nowMs % windowMs);
+      const start = take.nowMs - (take.nowMs % rateWindowMs);
       const name = `${take.apiKeyId}\u0000${take.bucket}\u0000${start}`;
       const window = windows.get(name) ?? { name, apiKeyId: take.apiKeyId, bucket: take.bucket, start, takes: [] };
       window.takes.push(index);
@@ -113,6 +114,6 @@ export class SqlRateLimiter implements RateLimiter {
 
   /** Old windows are useless; the sweeper-side purge drops them. */
   async purgeBefore(nowMs: number): Promise<void> {
-    await this.db.run('DELETE FROM rate_limit_windows WHERE window_start_ms < ?', [nowMs - 2 * windowMs]);
+    await this.db.run('DELETE FROM rate_limit_windows WHERE window_start_ms < ?', [nowMs - 2 * rateWindowMs]);
   }
 }
