@@ -2,7 +2,7 @@
  * better-sqlite3 used directly: statements are prepared once and run synchronously. Writes go through
  * group commit (group-commit.ts). One connection serves each thread, so while a batch is open, reads wait
  * for it — they never see a neighbour's uncommitted write. (The embedded worker thread, when on, has a connection
- * of its own: the two take turns at SQLite's write lock, BEGIN IMMEDIATE waiting in `busy_timeout`.)
+ * of its own: the two take turns at SQLite's write lock, each waiting for it on its event loop, `takeWriteLock`.)
  */
 import Database from 'better-sqlite3';
 import { scrubbed } from './database-error.js';

@@ -21,4 +21,3 @@ export type FromThread =
   | { type: 'changes'; requestIds: string[] }
   | { type: 'metrics'; ask: number; metrics: MetricSnapshot }
   | { type: 'breaker'; pluginId: string; open: boolean };
-
