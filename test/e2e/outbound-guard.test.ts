@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { pollUntilTerminal, startTestService, type TestService } from '../support/test-service.js';
 import { withFixtures } from '../support/fixtures.js';
+import { startOfRateWindow } from '../support/rate-window.js';
 
 const neutral = (field: string) => `could not fetch ${field}: the URL is not reachable from this service`;
 
@@ -102,6 +103,7 @@ describe('outbound guard through the public API (SSRF)', function () {
   it('rate-limits test sends per key: 429 with Retry-After past the budget', async () => {
     const { key } = await service.createKey();
     const send = () => service.api('POST', '/api/v1/webhooks/test', { key, body: { url: 'http://10.0.0.5/x' } });
+    await startOfRateWindow();
     for (let index = 0; index < 3; index += 1) expect((await send()).status).to.equal(200);
     const limited = await send();
     expect(limited.status).to.equal(429);

@@ -9,6 +9,7 @@ import { Webhook } from 'standardwebhooks';
 import { api, ProcessTopology, waitForTerminal, type ManagedProcess } from '../support/process-topology.js';
 import { freePort } from '../support/free-port.js';
 import { withBrokerChannel } from '../support/rabbitmq.js';
+import { startOfRateWindow } from '../support/rate-window.js';
 
 describe('client lifecycle on the production topology', function () {
   this.timeout(120_000);
@@ -132,6 +133,7 @@ describe('client lifecycle on the production topology', function () {
 
   it('shares one key\'s create limit between both API processes', async () => {
     const key = await topology.createKey(1000);
+    await startOfRateWindow();
     const statuses: number[] = [];
     for (let index = 0; index < 10; index += 1) {
       statuses.push((await api(apis[index % 2].url, key, 'POST', '/api/v1/requests', { operation: 'test.echo', input: { message: `limit ${index}` } })).status);
