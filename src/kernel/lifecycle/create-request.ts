@@ -181,7 +181,8 @@ export class RequestCreator {
     }
     this.deps.metrics?.requestCreated(prepared.operation.name, prepared.model, prepared.credits);
     try {
-      await this.deps.queue.publish({ requestId: id });
+      // The row as admitted rides along, so the worker's claim needs no read of it (RequestStore.claimStartOf).
+      await this.deps.queue.publish(result.known === undefined ? { requestId: id } : { requestId: id, known: result.known });
     } catch (error) {
       this.deps.log.warn({ requestId: id, err: error }, 'publish failed after commit; the sweeper will republish');
     }

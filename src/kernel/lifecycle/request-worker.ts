@@ -77,7 +77,10 @@ export class RequestWorker {
       return this.poll(polled);
     }
     const claimedAt = clock.now();
-    const started = await requests.claim(job.requestId, workerId, claimedAt, settings.lease_ms, 'start');
+    // A start job from the admission carries the row as written: its first claim needs no read.
+    const started =
+      (job.known && (await requests.claimStartOf(job.requestId, job.known, workerId, claimedAt, settings.lease_ms))) ||
+      (await requests.claim(job.requestId, workerId, claimedAt, settings.lease_ms, 'start'));
     if (started) {
       span.setAttributes(claimedAttributes('start', started));
       this.deps.changes?.announce(started.id);

@@ -1,7 +1,7 @@
 /**
  * The job queue port. A job names a request: the request row says what to do next (start it, poll its task), so a
- * duplicate or stale job is harmless — its claim simply fails. (A poll a worker keeps for itself also carries the row
- * that worker wrote, `known`, so its claim, pinned to that poll, needs no read.)
+ * duplicate or stale job is harmless — its claim simply fails. (A job may also carry the row as written, `known`, so its
+ * claim, pinned to that row, needs no read.)
  */
 import type { KnownRow } from '../store/request-store.js';
 
@@ -24,9 +24,13 @@ export interface Job {
    */
   traceparent?: string;
   /**
-   * Only inside the process that scheduled the poll, never sent through a broker (the publisher writes `requestId`,
-   * `poll` and `dueAtMs` alone): the request's row as that worker's recordTask left it (store recordedTaskRow), so the
-   * poll's claim need not read the row back (RequestStore.claimPollOf). A job from a broker or the sweeper has none.
+   * The request's row as the process that wrote it last knows it, so the claim need not read it back:
+   * - on a start job, the row as its admission wrote it (store admittedRow), sent along through a broker too; the
+   *   claim is pinned to a request never claimed before (RequestStore.claimStartOf), so a copy of the job that arrives
+   *   after that claims as a job without the row would;
+   * - on a poll job, only inside the process that scheduled the poll, never sent through a broker: the row as that
+   *   worker's recordTask left it (store recordedTaskRow; RequestStore.claimPollOf).
+   * A job from the sweeper has none.
    */
   known?: KnownRow;
 }

@@ -334,9 +334,11 @@ function parseJob(message: ConsumeMessage): Job | undefined {
     if (typeof body === 'object' && body !== null && typeof (body as Job).requestId === 'string' && (body as Job).requestId !== '') {
       const header: unknown = message.properties.headers?.[traceparentHeader];
       const traceparent = typeof header === 'string' ? header : Buffer.isBuffer(header) ? header.toString('latin1') : undefined;
-      const { requestId, poll, dueAtMs } = body as Job;
+      const { requestId, poll, dueAtMs, known } = body as Job;
       // Whole literals, not a spread of the optional field: on Node 20 a property added by a spread costs per message.
-      const job: Job = !(Number.isSafeInteger(poll) && poll! >= 0) ? { requestId } : Number.isSafeInteger(dueAtMs) ? { requestId, poll, dueAtMs } : { requestId, poll };
+      const job: Job = !(Number.isSafeInteger(poll) && poll! >= 0)
+        ? typeof known === 'string' ? { requestId, known } : { requestId }
+        : Number.isSafeInteger(dueAtMs) ? { requestId, poll, dueAtMs } : { requestId, poll };
       return withTraceparent(job, tracing.nearest(traceparent));
     }
   } catch {

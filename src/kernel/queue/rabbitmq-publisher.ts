@@ -59,7 +59,10 @@ export class RabbitMqPublisher {
       // Through the delay levels too: dead-lettering keeps a message's headers.
       ...(job.traceparent ? { [traceparentHeader]: job.traceparent } : {}),
     };
-    const body = Buffer.from(JSON.stringify(job.poll === undefined ? { requestId: job.requestId } : { requestId: job.requestId, poll: job.poll, dueAtMs: job.dueAtMs }));
+    // A start carries its admitted row (queue-port.ts); a poll's known row stays in the worker that holds the poll.
+    const body = Buffer.from(
+      JSON.stringify(job.poll !== undefined ? { requestId: job.requestId, poll: job.poll, dueAtMs: job.dueAtMs } : job.known !== undefined ? { requestId: job.requestId, known: job.known } : { requestId: job.requestId }),
+    );
     const messageId = randomUUID();
     return new Promise<void>((resolve, reject) => {
       let settled = false;

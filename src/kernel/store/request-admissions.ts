@@ -19,7 +19,7 @@ import { tracing } from '../observability/tracing.js';
 import type { AccountStore, LedgerEntry } from './account-store.js';
 import type { IdempotencyStore } from './idempotency-store.js';
 import { MicroBatcher, type Outcome } from './micro-batcher.js';
-import type { NewRequest, RequestStore } from './request-store.js';
+import { admittedRow, type KnownRow, type NewRequest, type RequestStore } from './request-store.js';
 import type { SqlDatabase, SqlExecutor } from './sql-executor.js';
 
 export interface Admission {
@@ -28,7 +28,8 @@ export interface Admission {
   idempotency?: { apiKeyId: string; key: string; response: { status: number; body: unknown } };
 }
 
-export type AdmissionResult = { admitted: true } | { admitted: false; creditsBalance: number } | { admitted: false; keyRevoked: true };
+/** `known`: the row as written (admittedRow), for the start job; absent when the row is too large to carry. */
+export type AdmissionResult = { admitted: true; known?: KnownRow } | { admitted: false; creditsBalance: number } | { admitted: false; keyRevoked: true };
 
 export interface AdmissionStores {
   db: SqlDatabase;
@@ -56,14 +57,17 @@ export class RequestAdmissions {
   }
 
   /** Resolves once the admission is committed (or refused for want of credits, with nothing written). */
-  admit(admission: Admission): Promise<AdmissionResult> {
+  async admit(admission: Admission): Promise<AdmissionResult> {
     // Serialised once: the batch is capped by its size, and the insert sends it.
     const inputJson = admission.request.inputJson ?? JSON.stringify(admission.request.input);
     // Read here, in the create's own context: the batch is written later, in whichever create's context started it.
     const traceContext = tracing.enabled ? tracing.activeTraceparent() : undefined;
     // Object.assign, not `{ ...admission.request, inputJson }`: see toRequestRecord (row-mapping.ts) on Node 20's spreads.
     const request = Object.assign({}, admission.request, traceContext ? { inputJson, traceContext } : { inputJson });
-    return this.batcher.submit({ ...admission, request });
+    const result = await this.batcher.submit({ ...admission, request });
+    if (!result.admitted) return result;
+    const known = admittedRow(request);
+    return known === undefined ? result : { admitted: true, known };
   }
 
   idle(): Promise<void> {

@@ -18,6 +18,13 @@ const claimSql = (taskCondition: 'NULL' | 'NOT NULL') => `UPDATE requests
   WHERE id = ? AND task IS ${taskCondition}
     AND (status = 'queued' OR (status = 'processing' AND (lease_owner IS NULL OR lease_expires_at_ms < ?)))`;
 const claimSqlByPhase = { start: claimSql('NULL'), poll: claimSql('NOT NULL') };
+/**
+ * The first claim of a request as its admission wrote it (claimStartOf): every claim sets `started_at_ms`, so a
+ * `queued` row without one was never claimed, and nothing but a claim writes the columns a worker reads.
+ */
+const claimAdmittedSql = `UPDATE requests
+    SET status = 'processing', started_at_ms = ?, lease_owner = ?, lease_expires_at_ms = ?, attempts = 1, next_check_at_ms = NULL
+  WHERE id = ? AND status = 'queued' AND started_at_ms IS NULL`;
 const claimPollNumberSql = `${claimSqlByPhase.poll} AND poll_count = ?`;
 /** claimSql's parameters, in its order; a poll pinned to its number adds `poll_count` (claimPollNumberSql). */
 const claimParams = (id: string, worker: string, nowMs: number, leaseExpiresAtMs: number, phase: 'start' | 'poll') => [nowMs, worker, leaseExpiresAtMs, phase === 'start' ? 1 : 0, id, nowMs];
@@ -64,9 +71,9 @@ export interface TaskUpdate {
 }
 
 /**
- * A request's row as the worker that wrote it last knows it, kept as its JSON text: a worker holds one per vendor poll
- * it scheduled (thousands), and one string per poll is a third of the memory of the record's objects and strings, and
- * nothing for the garbage collector to trace.
+ * A request's row as the process that wrote it last knows it (the admission, or the worker that stored its task), kept
+ * as its JSON text: a worker holds one per vendor poll it scheduled (thousands), and one string per poll is a third of
+ * the memory of the record's objects and strings, and nothing for the garbage collector to trace.
  */
 export type KnownRow = string & { readonly knownRow: unique symbol };
 
@@ -93,6 +100,49 @@ export function recordedTaskRow(claimed: RequestRecord, update: TaskUpdate): Kno
   });
   const json = JSON.stringify(row);
   return json.length <= knownRowLimit ? (json as KnownRow) : undefined;
+}
+
+/**
+ * The row a new request's admission writes, as a read of it would answer: what a start job carries from the process
+ * that admitted the request, so that the start's claim needs no read (RequestStore.claimStartOf). Undefined for a row
+ * past knownRowLimit. `inputJson` is the text the insert writes, spliced in rather than serialised again.
+ */
+export function admittedRow(request: NewRequest & { inputJson: string }): KnownRow | undefined {
+  if (request.inputJson.length > knownRowLimit) return undefined;
+  const rest: Omit<RequestRecord, 'input'> = {
+    id: request.id,
+    accountId: request.accountId,
+    apiKeyId: request.apiKeyId,
+    operation: request.operation,
+    model: request.model,
+    status: 'queued',
+    billableCredits: request.billableCredits,
+    output: null,
+    errorMessage: null,
+    webhookUrl: request.webhookUrl,
+    createdAtMs: request.createdAtMs,
+    startedAtMs: null,
+    completedAtMs: null,
+    provider: null,
+    task: null,
+    attempts: 0,
+    pollCount: 0,
+    leaseOwner: null,
+    leaseExpiresAtMs: null,
+    nextCheckAtMs: request.createdAtMs,
+    dataRemovedAtMs: null,
+    traceContext: request.traceContext ?? null,
+  };
+  const json = `{"input":${request.inputJson},${JSON.stringify(rest).slice(1)}`;
+  return json.length <= knownRowLimit ? (json as KnownRow) : undefined;
+}
+
+function parseKnownRow(row: KnownRow): RequestRecord | undefined {
+  try {
+    return JSON.parse(row) as RequestRecord;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Either the database or an open transaction on it. */
@@ -220,6 +270,28 @@ export class RequestStore {
     }
     const { changes } = await this.db.run(pinned ? claimPollNumberSql : claimSqlByPhase[phase], args);
     return changes === 1 ? this.get(id) : undefined;
+  }
+
+  /**
+   * The start claim of a worker handed the row as its admission wrote it (admittedRow, carried by the start job):
+   * pinned to a request never claimed before, so the claimed record is that row with the claim's own changes and no
+   * read follows the UPDATE, on MariaDB too. Anything else (a redelivered job whose first claim went through, a
+   * deferred start, a finished request) claims nothing here; the caller then claims as it would without the row.
+   */
+  async claimStartOf(requestId: string, admitted: KnownRow, worker: string, nowMs: number, leaseMs: number): Promise<RequestRecord | undefined> {
+    const known = parseKnownRow(admitted);
+    // A row that is not this request's (a mangled message) is no row: the caller claims as without one.
+    if (known?.id !== requestId) return undefined;
+    const leaseExpiresAtMs = nowMs + leaseMs;
+    const { changes } = await this.db.run(claimAdmittedSql, [nowMs, worker, leaseExpiresAtMs, requestId]);
+    if (changes !== 1) return undefined;
+    known.status = 'processing';
+    known.startedAtMs = nowMs;
+    known.leaseOwner = worker;
+    known.leaseExpiresAtMs = leaseExpiresAtMs;
+    known.attempts = 1;
+    known.nextCheckAtMs = null;
+    return known;
   }
 
   /**

@@ -23,7 +23,7 @@ export class ThreadQueue implements JobQueue {
 
   async publish(job: Job, options: { delayMs?: number } = {}): Promise<void> {
     const delayMs = options.delayMs ?? 0;
-    // `known` is the worker's own copy of a row, never sent (queue-port.ts); the main thread publishes none.
+    // A start job carries its admitted row (`known`, queue-port.ts) to the thread as it is.
     const sent = await tracing.inSpan(spanNames.publish, jobPublishSpan(job, delayMs, 'mediagate-thread'), async (span) => this.sink.sendJob(withTraceparent(job, span.traceparent), delayMs));
     this.onPublish?.(sent ? 'confirmed' : 'failed');
   }

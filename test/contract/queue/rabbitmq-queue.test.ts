@@ -98,12 +98,16 @@ describe('RabbitMqQueue', function () {
       await queue.consume(async (job) => void received.push({ job, atMs: Date.now() }), { concurrency: 1, pollConcurrency: 1 });
       const publishedAt = Date.now();
       // 1550 ms = 31 units = 133 in base 4: three waits, then the poll queue; 4000 ms takes a second pass for 850 ms.
-      // A poll carries its due time through the broker (for the poll-lateness metric); the in-process row does not go.
+      // A poll carries its due time through the broker (for the poll-lateness metric); its in-process row does not go.
+      // A start carries its admitted row (queue-port.ts), through the delay levels too.
       await queue.publish({ requestId: 'req_five_levels', poll: 4, dueAtMs: publishedAt + 1_550, known: '{"id":"req_five_levels"}' as KnownRow }, { delayMs: 1_550 });
-      await queue.publish({ requestId: 'req_two_passes' }, { delayMs: 4_000 });
+      await queue.publish({ requestId: 'req_two_passes', known: '{"id":"req_two_passes","input":{"prompt":"\\"ü\\""}}' as KnownRow }, { delayMs: 4_000 });
 
       await waitFor(() => received.length === 2, 10_000, 'both delayed jobs');
-      expect(received.map((arrival) => arrival.job)).to.deep.equal([{ requestId: 'req_five_levels', poll: 4, dueAtMs: publishedAt + 1_550 }, { requestId: 'req_two_passes' }]);
+      expect(received.map((arrival) => arrival.job)).to.deep.equal([
+        { requestId: 'req_five_levels', poll: 4, dueAtMs: publishedAt + 1_550 },
+        { requestId: 'req_two_passes', known: '{"id":"req_two_passes","input":{"prompt":"\\"ü\\""}}' },
+      ]);
       const waited = received.map((arrival) => arrival.atMs - publishedAt);
       expect(waited[0]).to.be.within(1_550 - 20, 1_550 + 1_000);
       expect(waited[1]).to.be.within(4_000 - 20, 4_000 + 1_500);

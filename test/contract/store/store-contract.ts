@@ -4,7 +4,8 @@
  * debit that never overdraws, one debit and one refund per request at most, and Stripe-style idempotency keys.
  */
 import { expect } from 'chai';
-import { AccountStore, IdempotencyStore, RequestAdmissions, RequestStore, migrateToLatest, newId, openDatabase, recordedTaskRow, type Database } from '../../../src/kernel/store/index.js';
+import type { JsonObject } from '../../../src/kernel/plugin-sdk/index.js';
+import { AccountStore, IdempotencyStore, RequestAdmissions, RequestStore, migrateToLatest, newId, openDatabase, recordedTaskRow, type Database, type KnownRow } from '../../../src/kernel/store/index.js';
 
 export function describeStoreContract(name: string, open: (context: Mocha.Context) => Promise<{ url: string; cleanup(): Promise<void> }>): void {
   describe(`store contract: ${name}`, function () {
@@ -117,6 +118,42 @@ export function describeStoreContract(name: string, open: (context: Mocha.Contex
       await requests.claimPollOf(nextKnown, 'w4', now + 30_000, 10_000);
       expect(await requests.finish(database.sql, id, 'w4', { status: 'failed', output: null, errorMessage: 'x', completedAtMs: now })).to.equal(true);
       expect(await requests.claimPollOf(nextKnown, 'w5', now + 60_000, 10_000), 'finished').to.equal(undefined);
+    });
+
+    it('claims a start from the row its admission wrote: the same record a read gives, and only a request never claimed before', async () => {
+      const admissions = new RequestAdmissions({ db: database.sql, requests, accounts, idempotency });
+      const accountId = await account(100);
+      const newRequest = (input: JsonObject) => ({ id: newId('req'), accountId, apiKeyId: 'key_start', operation: 'test.echo', model: 'm', billableCredits: 5, input, webhookUrl: 'https://example.com/hook', createdAtMs: Date.now() });
+      const fresh = newRequest({ prompt: 'ünïcödé ✓ "quoted"', nested: { list: [1, 2.5, null, true] } });
+      const admitted = await admissions.admit({ request: fresh });
+      const known = 'known' in admitted ? admitted.known! : expect.fail('an admitted create carries its row');
+      expect(JSON.parse(known), 'the row as the admission wrote it').to.deep.equal(await requests.get(fresh.id));
+      // A row with a large input is not carried: its start reads the row back.
+      expect(await admissions.admit({ request: newRequest({ prompt: 'x'.repeat(2_048) }) })).to.deep.equal({ admitted: true });
+
+      // Not this request's row, or no row at all (a mangled message): nothing claimed, nothing written.
+      const other = await request(accountId);
+      expect(await requests.claimStartOf(other, known, 'w', Date.now(), 10_000)).to.equal(undefined);
+      expect(await requests.claimStartOf(fresh.id, '{"id":' as KnownRow, 'w', Date.now(), 10_000)).to.equal(undefined);
+      expect(await requests.get(other)).to.include({ status: 'queued', leaseOwner: null });
+
+      const now = Date.now();
+      const started = await requests.claimStartOf(fresh.id, known, 'w', now, 1_000);
+      expect(started).to.include({ status: 'processing', leaseOwner: 'w', leaseExpiresAtMs: now + 1_000, startedAtMs: now, attempts: 1, nextCheckAtMs: null });
+      expect(started, 'the claimed record is the row as committed').to.deep.equal(await requests.get(fresh.id));
+      // A copy of the job (redelivered once the first claim went through): held, then the lease runs out; either way
+      // the row is no longer as admitted, and only an ordinary claim takes it over (a second attempt).
+      expect(await requests.claimStartOf(fresh.id, known, 'w2', now + 10, 10_000), 'held by w').to.equal(undefined);
+      expect(await requests.claimStartOf(fresh.id, known, 'w2', now + 5_000, 10_000), 'claimed before').to.equal(undefined);
+      expect(await requests.claim(fresh.id, 'w2', now + 5_000, 10_000, 'start')).to.include({ leaseOwner: 'w2', attempts: 2 });
+      // Deferred back to queued, its attempt given back and its start forgotten: queued again, yet claimed before.
+      expect(await requests.release(fresh.id, 'w2', { status: 'queued', nextCheckAtMs: now, refundAttempt: true, forgetStart: true })).to.equal(true);
+      expect(await requests.get(fresh.id)).to.include({ status: 'queued', attempts: 1, leaseOwner: null });
+      expect(await requests.claimStartOf(fresh.id, known, 'w3', now + 6_000, 10_000), 'deferred').to.equal(undefined);
+      const finished = (await requests.claim(fresh.id, 'w3', now + 6_000, 10_000, 'start'))!;
+      expect(await requests.finish(database.sql, fresh.id, 'w3', { status: 'succeeded', output: {}, errorMessage: null, completedAtMs: now + 7_000 })).to.equal(true);
+      expect(finished.startedAtMs, 'the first start time kept').to.equal(now);
+      expect(await requests.claimStartOf(fresh.id, known, 'w4', now + 60_000, 10_000), 'finished').to.equal(undefined);
     });
 
     it('takes over an expired lease, not a live one; heartbeats extend only the holder', async () => {
@@ -268,7 +305,12 @@ export function describeStoreContract(name: string, open: (context: Mocha.Contex
       await idempotency.acquire('key_batch', 'batch-order', 'hash', Date.now(), 60_000);
       const batch = [admission(rich, 10, 'batch-order'), admission(poor, 5), admission(rich, 0), admission(poor, 5), admission(poor, 5), admission(rich, 20)];
       const results = await Promise.all(batch.map((item) => admissions.admit(item)));
-      expect(results).to.deep.equal([{ admitted: true }, { admitted: true }, { admitted: true }, { admitted: true }, { admitted: false, creditsBalance: 2 }, { admitted: true }]);
+      // Each admitted create comes back with its row as written (for its start job): compared below, left out here.
+      const outcomes = results.map((result) => ('known' in result ? { admitted: result.admitted } : result));
+      expect(outcomes).to.deep.equal([{ admitted: true }, { admitted: true }, { admitted: true }, { admitted: true }, { admitted: false, creditsBalance: 2 }, { admitted: true }]);
+      for (const [index, result] of results.entries()) {
+        if ('known' in result) expect(JSON.parse(result.known!), `admission ${index}`).to.deep.equal(await requests.get(batch[index].request.id));
+      }
       expect((await accounts.getAccount(rich))!.creditsBalance).to.equal(70);
       expect((await accounts.getAccount(poor))!.creditsBalance).to.equal(2);
       expect(await accounts.ledgerTotal(rich)).to.equal(70);
