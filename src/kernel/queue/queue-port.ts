@@ -3,7 +3,7 @@
  * duplicate or stale job is harmless — its claim simply fails. (A job may also carry the row as written, `known`, so its
  * claim, pinned to that row, needs no read.)
  */
-import type { KnownRow } from '../store/request-store.js';
+import type { KnownRow } from '../store/known-rows.js';
 
 export interface Job {
   requestId: string;

@@ -59,10 +59,7 @@ export class RabbitMqPublisher {
       // Through the delay levels too: dead-lettering keeps a message's headers.
       ...(job.traceparent ? { [traceparentHeader]: job.traceparent } : {}),
     };
-    // A start carries its admitted row (queue-port.ts); a poll's known row stays in the worker that holds the poll.
-    const body = Buffer.from(
-      JSON.stringify(job.poll !== undefined ? { requestId: job.requestId, poll: job.poll, dueAtMs: job.dueAtMs } : job.known !== undefined ? { requestId: job.requestId, known: job.known } : { requestId: job.requestId }),
-    );
+    const body = Buffer.from(JSON.stringify(messageOf(job)));
     const messageId = randomUUID();
     return new Promise<void>((resolve, reject) => {
       let settled = false;
@@ -105,4 +102,13 @@ export class RabbitMqPublisher {
 /** Polls go to the poll queue, everything else (starts) to the work queue. */
 export function destinationOf(job: Job): Destination {
   return job.poll === undefined ? 'work' : 'poll';
+}
+
+/**
+ * What a message carries of a job. A start carries its admitted row (queue-port.ts); a poll's known row stays in the
+ * worker that holds the poll.
+ */
+function messageOf(job: Job): Pick<Job, 'requestId' | 'poll' | 'dueAtMs' | 'known'> {
+  if (job.poll !== undefined) return { requestId: job.requestId, poll: job.poll, dueAtMs: job.dueAtMs };
+  return job.known !== undefined ? { requestId: job.requestId, known: job.known } : { requestId: job.requestId };
 }

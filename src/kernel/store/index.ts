@@ -1,5 +1,6 @@
 export * from './records.js';
-export { RequestStore, admittedRow, recordedTaskRow, type NewRequest, type Executor, type BacklogGroup, type KnownRow, type TaskUpdate, type WaitingPoll } from './request-store.js';
+export { RequestStore, type NewRequest, type Executor, type BacklogGroup, type TaskUpdate, type WaitingPoll } from './request-store.js';
+export { admittedRow, recordedTaskRow, type KnownRow } from './known-rows.js';
 export { AccountStore, type LedgerKind, type LedgerEntry } from './account-store.js';
 export { RequestAdmissions, type Admission, type AdmissionResult } from './request-admissions.js';
 export { IdempotencyStore, type IdempotencyRecord } from './idempotency-store.js';

@@ -19,7 +19,8 @@ import { tracing } from '../observability/tracing.js';
 import type { AccountStore, LedgerEntry } from './account-store.js';
 import type { IdempotencyStore } from './idempotency-store.js';
 import { MicroBatcher, type Outcome } from './micro-batcher.js';
-import { admittedRow, type KnownRow, type NewRequest, type RequestStore } from './request-store.js';
+import { admittedRow, type KnownRow } from './known-rows.js';
+import type { NewRequest, RequestStore } from './request-store.js';
 import type { SqlDatabase, SqlExecutor } from './sql-executor.js';
 
 export interface Admission {

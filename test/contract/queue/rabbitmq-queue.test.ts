@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { pino, type Logger } from 'pino';
 import { RabbitMqQueue, type RabbitMqQueueOptions } from '../../../src/kernel/queue/rabbitmq-queue.js';
-import type { KnownRow } from '../../../src/kernel/store/request-store.js';
+import type { KnownRow } from '../../../src/kernel/store/known-rows.js';
 import { forceCloseConnections, messageCounts, rabbitMqUrl, requireRabbitMq, startBrokerProxy, uniquePrefix, withBrokerChannel, type BrokerProxy } from '../../support/rabbitmq.js';
 import { describeQueueContract, quietPeriod, waitFor } from './queue-contract.js';
 
