@@ -2,6 +2,7 @@
 import { expect } from 'chai';
 import { SqlRateLimiter } from '../../src/kernel/rate-limits/rate-limiter.js';
 import { migrateToLatest, openDatabase, type SqlDatabase, type SqlExecutor } from '../../src/kernel/store/index.js';
+import { serverHasInsertReturning } from '../../src/kernel/store/mysql-executor.js';
 import { createTestDatabase } from '../support/mariadb.js';
 import { startOfRateWindow } from '../support/rate-window.js';
 import { startTestService, type TestService } from '../support/test-service.js';
@@ -58,32 +59,65 @@ describe('rate limits shared by API processes (MariaDB)', () => {
     }
   });
 
-  it('counts the takes that arrive together with one upsert and one read, each with the count it would have had alone', async function () {
+  for (const server of ['MariaDB', 'MySQL'] as const) {
+    const statementsOfABatch = server === 'MariaDB' ? ['INSERT ... RETURNING'] : ['INSERT', 'SELECT'];
+    it(`counts the takes that arrive together in one batch, on ${server} with ${statementsOfABatch.join(' + ')}, each with the count it would have had alone`, async function () {
+      const created = await createTestDatabase(this);
+      const database = openDatabase(created.url);
+      try {
+        await migrateToLatest(database);
+        const statements: string[] = [];
+        const verb = (sql: string): string => (/\bRETURNING\b/.test(sql) ? `${sql.trim().split(' ')[0]} ... RETURNING` : sql.trim().split(' ')[0]);
+        const counting = (executor: SqlExecutor): SqlExecutor => ({
+          all: (sql, params) => (statements.push(verb(sql)), executor.all(sql, params)),
+          first: (sql, params) => (statements.push(verb(sql)), executor.first(sql, params)),
+          run: (sql, params) => (statements.push(verb(sql)), executor.run(sql, params)),
+        });
+        const insertReturning = database.sql.insertReturning?.bind(database.sql);
+        if (!insertReturning) throw new Error('the MySQL executor has no insertReturning');
+        const sql: SqlDatabase = {
+          ...counting(database.sql),
+          transaction: (work) => database.sql.transaction((tx) => work(counting(tx))),
+          // MySQL has no RETURNING on INSERT: its executor answers undefined without running anything.
+          insertReturning: server === 'MariaDB' ? (text, params) => (statements.push(verb(text)), insertReturning(text, params)) : async () => undefined,
+          close: () => database.sql.close(),
+        };
+        const limiter = new SqlRateLimiter(sql);
+        const now = Date.now();
+        await limiter.take('key_a', 'create', 5, now);
+        statements.length = 0;
+        // Eight calls of one key (whose window is open) and four of another (whose window opens now) in the same turn.
+        const calls = [...Array.from({ length: 8 }, () => 'key_a'), ...Array.from({ length: 4 }, () => 'key_b')];
+        const decisions = await Promise.all(calls.map((key) => limiter.take(key, 'create', 5, now)));
+        expect(statements).to.deep.equal(statementsOfABatch);
+        expect(decisions.map((decision) => [decision.allowed, decision.remaining])).to.deep.equal([
+          [true, 3], [true, 2], [true, 1], [true, 0], [false, 0], [false, 0], [false, 0], [false, 0],
+          [true, 4], [true, 3], [true, 2], [true, 1],
+        ]);
+        const [row] = await database.sql.all<{ count: number }>("SELECT count FROM rate_limit_windows WHERE api_key_id = 'key_a'");
+        expect(Number(row.count)).to.equal(9);
+      } finally {
+        await database.close();
+        await created.drop();
+      }
+    });
+  }
+
+  it('answers INSERT ... RETURNING on this MariaDB, and tells the servers that have it (MariaDB 10.5 and later) from those that do not', async function () {
     const created = await createTestDatabase(this);
     const database = openDatabase(created.url);
     try {
       await migrateToLatest(database);
-      const statements: string[] = [];
-      const counting = (executor: SqlExecutor): SqlExecutor => ({
-        all: (sql, params) => (statements.push(sql.trim().split(' ')[0]), executor.all(sql, params)),
-        first: (sql, params) => (statements.push(sql.trim().split(' ')[0]), executor.first(sql, params)),
-        run: (sql, params) => (statements.push(sql.trim().split(' ')[0]), executor.run(sql, params)),
-      });
-      const sql: SqlDatabase = { ...counting(database.sql), transaction: (work) => database.sql.transaction((tx) => work(counting(tx))), close: () => database.sql.close() };
-      const limiter = new SqlRateLimiter(sql);
-      const now = Date.now();
-      await limiter.take('key_a', 'create', 5, now);
-      statements.length = 0;
-      // Eight calls of one key (whose window is open) and four of another (whose window opens now) in the same turn.
-      const calls = [...Array.from({ length: 8 }, () => 'key_a'), ...Array.from({ length: 4 }, () => 'key_b')];
-      const decisions = await Promise.all(calls.map((key) => limiter.take(key, 'create', 5, now)));
-      expect(statements).to.deep.equal(['INSERT', 'SELECT']);
-      expect(decisions.map((decision) => [decision.allowed, decision.remaining])).to.deep.equal([
-        [true, 3], [true, 2], [true, 1], [true, 0], [false, 0], [false, 0], [false, 0], [false, 0],
-        [true, 4], [true, 3], [true, 2], [true, 1],
-      ]);
-      const [row] = await database.sql.all<{ count: number }>("SELECT count FROM rate_limit_windows WHERE api_key_id = 'key_a'");
-      expect(Number(row.count)).to.equal(9);
+      const rows = await database.sql.insertReturning!<{ api_key_id: string; count: number }>(
+        "INSERT INTO rate_limit_windows (api_key_id, bucket, window_start_ms, count) VALUES ('key_r', 'create', 0, 2) ON DUPLICATE KEY UPDATE count = count + VALUES(count) RETURNING api_key_id, count",
+      );
+      expect(rows?.map((row) => [row.api_key_id, Number(row.count)])).to.deep.equal([['key_r', 2]]);
+      expect(serverHasInsertReturning('10.11.19-MariaDB-0+deb12u1')).to.equal(true);
+      expect(serverHasInsertReturning('11.4.2-MariaDB')).to.equal(true);
+      expect(serverHasInsertReturning('10.5.0-MariaDB')).to.equal(true);
+      expect(serverHasInsertReturning('10.4.34-MariaDB')).to.equal(false);
+      expect(serverHasInsertReturning('8.0.36')).to.equal(false);
+      expect(serverHasInsertReturning('8.4.3-0ubuntu0.24.04.1')).to.equal(false);
     } finally {
       await database.close();
       await created.drop();

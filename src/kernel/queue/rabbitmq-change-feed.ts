@@ -21,6 +21,7 @@ import { hostname } from 'node:os';
 import amqp, { type Channel, type ChannelModel, type ConsumeMessage, type RecoveringChannelModel } from 'amqplib';
 import { pino, type Logger } from 'pino';
 import type { ChangeFeed, ChangeListener } from './change-feed.js';
+import { amqpSocketOptions, coalesceAmqpWrites } from './coalesced-writes.js';
 import { bounded } from './deadline.js';
 
 export interface RabbitMqChangeFeedOptions {
@@ -78,6 +79,7 @@ export class RabbitMqChangeFeed implements ChangeFeed {
   async connect(): Promise<void> {
     const reconnect = this.options.reconnect ?? { initialMs: 250, maxMs: 30_000 };
     this.connection = await amqp.connect(this.options.url, {
+      ...amqpSocketOptions,
       timeout: 10_000,
       clientProperties: { connection_name: this.options.connectionName ?? `mediagate ${hostname()}:${process.pid} (${this.options.topic ?? 'changes'})` },
       recovery: { initialDelay: reconnect.initialMs, maxDelay: reconnect.maxMs, initialMaxRetries: 0, setup: (model: ChannelModel) => this.setUp(model) },
@@ -116,6 +118,7 @@ export class RabbitMqChangeFeed implements ChangeFeed {
 
   /** Runs on every (re)connect, before the connection is handed out. */
   private async setUp(model: ChannelModel): Promise<void> {
+    coalesceAmqpWrites(model);
     const channel = await model.createChannel();
     channel.on('error', (error: Error) => this.log.debug({ err: error }, 'change feed publish channel error'));
     channel.on('close', () => this.lost(model, 'publish channel closed'));

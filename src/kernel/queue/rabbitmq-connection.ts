@@ -5,6 +5,7 @@
  */
 import amqp, { type Message } from 'amqplib';
 import type { Logger } from 'pino';
+import { amqpSocketOptions, coalesceAmqpWrites } from './coalesced-writes.js';
 import { bounded, sleep, withDeadline } from './deadline.js';
 import { Session } from './rabbitmq-session.js';
 import { declareTopology, type RabbitMqTopology } from './rabbitmq-topology.js';
@@ -149,7 +150,8 @@ export class RabbitMqConnection {
   private async openSession(): Promise<Session> {
     const { log } = this.options;
     // The socket timeout bounds the connect and handshake only; amqplib clears it once the connection is open.
-    const connection = await amqp.connect(this.options.url, { timeout: connectTimeoutMs, clientProperties: { connection_name: this.options.connectionName } });
+    const connection = await amqp.connect(this.options.url, { ...amqpSocketOptions, timeout: connectTimeoutMs, clientProperties: { connection_name: this.options.connectionName } });
+    coalesceAmqpWrites(connection);
     const session = new Session(connection, (reason, error) => {
       if (!this.isClosing) log.warn({ reason, err: error }, 'RabbitMQ connection lost');
     });

@@ -52,13 +52,16 @@ interface Take {
   nowMs: number;
 }
 
+const windowColumns = 'api_key_id, bucket, window_start_ms, count';
+type WindowRow = { api_key_id: string; bucket: string; window_start_ms: number | string; count: number | string };
+
 /**
  * Takes that arrive together are counted together: one upsert of every window row the batch touches (`count + n`)
- * and one read of them, in one transaction, for the whole batch rather than a transaction, an UPDATE and a SELECT
- * per call. Under load from one key every create of every API process increments the same row, and per-call
- * statements queued on its row lock; from many keys they cost as many transactions. Each take still gets the count
- * it would have had one by one (its place in its row's increment), so exactly `limit` calls of a window are
- * allowed, across processes as before.
+ * that answers the rows as it left them (MariaDB's `INSERT ... RETURNING`; on MySQL the upsert and one read of them
+ * in one transaction), for the whole batch rather than a transaction, an UPDATE and a SELECT per call. Under load
+ * from one key every create of every API process increments the same row, and per-call statements queued on its row
+ * lock; from many keys they cost as many transactions. Each take still gets the count it would have had one by one
+ * (its place in its row's increment), so exactly `limit` calls of a window are allowed, across processes as before.
  */
 export class SqlRateLimiter implements RateLimiter {
   private readonly batcher: MicroBatcher<Take, RateDecision>;
@@ -83,21 +86,25 @@ export class SqlRateLimiter implements RateLimiter {
     });
     // Rows locked in one order in every process, so two batches over the same keys cannot deadlock each other.
     const ordered = [...windows.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const keys = ordered.flatMap(({ apiKeyId, bucket, start }) => [apiKeyId, bucket, start]);
+    // Increment every row of the batch, or open its window, in one statement (MySQL/MariaDB upsert: the SQLite
+    // store counts in memory, gateway.ts).
+    const upsert = `INSERT INTO rate_limit_windows (api_key_id, bucket, window_start_ms, count) VALUES ${ordered.map(() => '(?, ?, ?, ?)').join(', ')}
+          ON DUPLICATE KEY UPDATE count = count + VALUES(count)`;
+    const increments = ordered.flatMap(({ apiKeyId, bucket, start, takes: indexes }) => [apiKeyId, bucket, start, indexes.length]);
     // Two processes opening the same window can deadlock on InnoDB's gap locks; the loser retries.
-    const counts = await withTransientRetry(() => this.db.transaction(async (tx) => {
-      // Increment every row of the batch, or open its window, in one statement (MySQL/MariaDB upsert: the SQLite
-      // store counts in memory, gateway.ts); the read in the same transaction sees the rows as this increment left them.
-      await tx.run(
-        `INSERT INTO rate_limit_windows (api_key_id, bucket, window_start_ms, count) VALUES ${ordered.map(() => '(?, ?, ?, ?)').join(', ')}
-          ON DUPLICATE KEY UPDATE count = count + VALUES(count)`,
-        ordered.flatMap(({ apiKeyId, bucket, start, takes: indexes }) => [apiKeyId, bucket, start, indexes.length]),
-      );
-      return tx.all<{ api_key_id: string; bucket: string; window_start_ms: number | string; count: number | string }>(
-        `SELECT api_key_id, bucket, window_start_ms, count FROM rate_limit_windows WHERE ${ordered.map(() => '(api_key_id = ? AND bucket = ? AND window_start_ms = ?)').join(' OR ')}`,
-        keys,
-      );
-    }));
+    const counts = await withTransientRetry(async () => {
+      // MariaDB answers the rows as the upsert left them: one statement, no transaction around it.
+      const returned = await this.db.insertReturning?.<WindowRow>(`${upsert} RETURNING ${windowColumns}`, increments);
+      if (returned) return returned;
+      // MySQL: the read in the upsert's transaction sees the rows as this increment left them.
+      return this.db.transaction(async (tx) => {
+        await tx.run(upsert, increments);
+        return tx.all<WindowRow>(
+          `SELECT ${windowColumns} FROM rate_limit_windows WHERE ${ordered.map(() => '(api_key_id = ? AND bucket = ? AND window_start_ms = ?)').join(' OR ')}`,
+          ordered.flatMap(({ apiKeyId, bucket, start }) => [apiKeyId, bucket, start]),
+        );
+      });
+    });
     const counted = new Map(counts.map((row) => [`${row.api_key_id}\u0000${row.bucket}\u0000${Number(row.window_start_ms)}`, Number(row.count)]));
     const totals = ordered.map((window) => counted.get(window.name) ?? window.takes.length);
     const decisions: Outcome<RateDecision>[] = new Array(takes.length);

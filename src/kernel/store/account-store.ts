@@ -20,6 +20,12 @@ export interface LedgerEntry {
   atMs: number;
 }
 
+/** Credits an admission takes from one account (request-admissions.ts). */
+export interface AccountDebit {
+  accountId: string;
+  amount: number;
+}
+
 /** A request's ledger entry as its detail shows it: every column but the entry's own id. */
 const requestEntryColumns = 'request_id, account_id, kind, amount, note, created_at_ms';
 const toRequestEntry = (row: Record<string, unknown>): LedgerEntry => ({
@@ -111,20 +117,32 @@ export class AccountStore {
   }
 
   /**
-   * The admission's debit: takes `amount` (even 0) only if the balance covers it AND none of `apiKeyIds` is
-   * revoked, in one statement. Checking the keys here, inside the admission transaction, is what makes a
-   * revocation bind creates at once in every process, whatever their key caches hold, at no extra round trip.
-   * False (and nothing written) when either check fails; `revokedKeyIds` tells which one.
+   * The admission's debit: takes each account's `amount` (even 0) only if every balance covers its amount AND none
+   * of `apiKeyIds` is revoked, in one statement for all the accounts of a batch. Checking the keys here, inside the
+   * admission transaction, is what makes a revocation bind creates at once in every process, whatever their key
+   * caches hold, at no extra round trip. False when any check fails, and the caller rolls the transaction back
+   * (`revokedKeyIds` and `debit` then tell which); the statement may have debited the accounts that passed.
+   * One statement rather than one per account: InnoDB locks the rows of `id IN (...)` in key order, so two API
+   * processes debiting overlapping accounts queue instead of deadlocking, and the lock is held one round trip.
    */
-  async debitForKeys(db: Executor, accountId: string, amount: number, apiKeyIds: readonly string[]): Promise<boolean> {
-    if (apiKeyIds.length === 0) return this.debit(db, accountId, amount);
+  async debitForKeys(db: Executor, debits: readonly AccountDebit[], apiKeyIds: readonly string[]): Promise<boolean> {
+    // Without keys to check, a zero debit has nothing to check either (as `debit`).
+    const charged = apiKeyIds.length === 0 ? debits.filter((debit) => debit.amount !== 0) : debits;
+    if (charged.length === 0) return true;
+    const keyCheck = apiKeyIds.length === 0 ? '' : ` AND NOT EXISTS (SELECT 1 FROM api_keys WHERE id IN (${apiKeyIds.map(() => '?').join(', ')}) AND revoked_at_ms IS NOT NULL)`;
+    if (charged.length === 1) {
+      const [{ accountId, amount }] = charged;
+      const { changes } = await db.run(`UPDATE accounts SET credits_balance = credits_balance - ? WHERE id = ? AND credits_balance >= ?${keyCheck}`, [amount, accountId, amount, ...apiKeyIds]);
+      return changes === 1;
+    }
+    const amountOfRow = `CASE id ${charged.map(() => 'WHEN ? THEN ?').join(' ')} END`;
+    const amounts = charged.flatMap(({ accountId, amount }) => [accountId, amount]);
     const { changes } = await db.run(
-      `UPDATE accounts SET credits_balance = credits_balance - ?
-        WHERE id = ? AND credits_balance >= ?
-          AND NOT EXISTS (SELECT 1 FROM api_keys WHERE id IN (${apiKeyIds.map(() => '?').join(', ')}) AND revoked_at_ms IS NOT NULL)`,
-      [amount, accountId, amount, ...apiKeyIds],
+      `UPDATE accounts SET credits_balance = credits_balance - ${amountOfRow}
+        WHERE id IN (${charged.map(() => '?').join(', ')}) AND credits_balance >= ${amountOfRow}${keyCheck}`,
+      [...amounts, ...charged.map((debit) => debit.accountId), ...amounts, ...apiKeyIds],
     );
-    return changes === 1;
+    return changes === charged.length;
   }
 
   /** Which of `apiKeyIds` are revoked (the slow path after a refused admission debit). */

@@ -53,6 +53,11 @@ export class GroupCommit {
     return this.batcher.submit({ run: (tx) => tx.first<Row>(sql, params), single: true }) as Promise<Row | undefined>;
   }
 
+  /** One statement that answers rows (`INSERT ... RETURNING`), batched like `statement`. */
+  statementRows<Row>(sql: string, params: unknown[]): Promise<Row[]> {
+    return this.batcher.submit({ run: (tx) => tx.all<Row>(sql, params), single: true }) as Promise<Row[]>;
+  }
+
   /** Resolves when nothing is queued or running. */
   idle(): Promise<void> {
     return this.batcher.idle();

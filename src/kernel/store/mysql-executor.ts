@@ -69,6 +69,8 @@ export class MysqlExecutor implements SqlDatabase {
   private readonly pool: mysql.Pool;
   private readonly direct: SqlExecutor;
   private readonly groupCommit: GroupCommit;
+  /** Whether the server answers `INSERT ... RETURNING`, asked once (insertReturning). */
+  private insertReturns: Promise<boolean> | undefined;
 
   constructor(url: string, options: { poolMax?: number } = {}) {
     // trace: false skips capturing a caller stack on every query (mysql2's default; a measurable share of a
@@ -107,6 +109,12 @@ export class MysqlExecutor implements SqlDatabase {
     return this.groupCommit.transaction(work);
   }
 
+  async insertReturning<Row>(sql: string, params?: unknown[]): Promise<Row[] | undefined> {
+    this.insertReturns ??= this.direct.first<{ version: string }>('SELECT VERSION() AS version').then((row) => serverHasInsertReturning(row?.version ?? ''));
+    if (!(await this.insertReturns)) return undefined;
+    return this.groupCommit.statementRows<Row>(sql, params ?? []);
+  }
+
   /**
    * The pool's connections by state, for the metrics. mysql2 3.x has no public counters: its pool keeps every,
    * idle and waiting connection in three private queues, read here defensively, so that a driver that renames
@@ -142,4 +150,12 @@ export class MysqlExecutor implements SqlDatabase {
       throw error;
     }
   }
+}
+
+/** `VERSION()` of MariaDB 10.5 or later ('10.11.19-MariaDB-0+deb12u1'): the servers with `INSERT ... RETURNING`. */
+export function serverHasInsertReturning(version: string): boolean {
+  const match = /^(\d+)\.(\d+)\..*mariadb/i.exec(version);
+  if (!match) return false;
+  const [major, minor] = [Number(match[1]), Number(match[2])];
+  return major > 10 || (major === 10 && minor >= 5);
 }

@@ -20,6 +20,13 @@ export interface SqlDatabase extends SqlExecutor {
    */
   updateReturning?<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row | undefined>;
   /**
+   * One `INSERT ... RETURNING` (group-committed like `run`), answered with the rows as the statement left them (with
+   * `ON DUPLICATE KEY UPDATE`, the updated ones too) once committed: an upsert and its read in one statement instead
+   * of a transaction of two. Undefined, with nothing run, where the server has no RETURNING on INSERT (MySQL; MariaDB
+   * has it from 10.5): callers then upsert and read in one transaction.
+   */
+  insertReturning?<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[] | undefined>;
+  /**
    * Runs `work` in one transaction: committed when it resolves, rolled back when it throws. Inside `work`,
    * use only the `tx` it is given: the database itself waits for the transaction to end (it would deadlock).
    */

@@ -1,5 +1,8 @@
 import { expect } from 'chai';
 import { pino, type Logger } from 'pino';
+import type { Socket } from 'node:net';
+import { amqpSocketOf, isCoalescingWrites } from '../../../src/kernel/queue/coalesced-writes.js';
+import type { RabbitMqConnection } from '../../../src/kernel/queue/rabbitmq-connection.js';
 import { RabbitMqQueue, type RabbitMqQueueOptions } from '../../../src/kernel/queue/rabbitmq-queue.js';
 import type { KnownRow } from '../../../src/kernel/store/known-rows.js';
 import { forceCloseConnections, messageCounts, rabbitMqUrl, requireRabbitMq, startBrokerProxy, uniquePrefix, withBrokerChannel, type BrokerProxy } from '../../support/rabbitmq.js';
@@ -27,6 +30,20 @@ function recordingLog(): { log: Logger; messages: () => string[] } {
   const lines: { msg: string }[] = [];
   const log = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
   return { log, messages: () => lines.map((line) => line.msg) };
+}
+
+/** Counts the writes a socket hands to the kernel: `_write` per chunk, `_writev` per gathered batch. */
+function countSocketWrites(socket: Socket): { calls: () => number } {
+  let calls = 0;
+  const counted = socket as unknown as Record<'_write' | '_writev', (...args: unknown[]) => void>;
+  for (const name of ['_write', '_writev'] as const) {
+    const original = counted[name];
+    counted[name] = function (...args: unknown[]) {
+      calls += 1;
+      return original.apply(this, args);
+    };
+  }
+  return { calls: () => calls };
 }
 
 describe('RabbitMqQueue', function () {
@@ -112,6 +129,33 @@ describe('RabbitMqQueue', function () {
       expect(waited[0]).to.be.within(1_550 - 20, 1_550 + 1_000);
       expect(waited[1]).to.be.within(4_000 - 20, 4_000 + 1_500);
       expect(await queue.waiting()).to.equal(0);
+    });
+
+    it('sends the publishes of one turn and the acks of one turn to the broker as one socket write each', async function () {
+      const queue = make();
+      await queue.connect();
+      const model = (queue as unknown as { connection: RabbitMqConnection }).connection.session?.connection;
+      const socket = model && amqpSocketOf(model);
+      if (!socket) throw new Error('the queue has no amqplib socket to look at');
+      expect(isCoalescingWrites(socket)).to.equal(true);
+      const writes = countSocketWrites(socket);
+
+      const published = Array.from({ length: 20 }, (_, i) => queue.publish({ requestId: `req_turn_${i}` }));
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setImmediate(resolve));
+      // amqplib writes each publish as a frame of its own: 20 writes without the coalescing, one with it.
+      expect(writes.calls()).to.be.at.most(2);
+      await Promise.all(published);
+
+      const handled: string[] = [];
+      const before = writes.calls();
+      await queue.consume(async (job) => void handled.push(job.requestId), { concurrency: 20, pollConcurrency: 1 });
+      await waitFor(() => handled.length === 20, 5_000, 'the 20 jobs');
+      await queue.close();
+      // The consume set-up and the close (a few frames each, every one waiting for its reply) and 20 acks: 20 writes
+      // for the acks alone without the coalescing; with it, the acks of the jobs delivered in one turn share one.
+      expect(writes.calls() - before).to.be.below(20);
+      expect(await messageCounts([queue.topology.workQueue])).to.deep.equal({ [queue.topology.workQueue]: 0 });
     });
 
     describe('held polls (holdPollsUpToMs)', () => {

@@ -320,6 +320,36 @@ export function describeStoreContract(name: string, open: (context: Mocha.Contex
       expect(await idempotency.acquire('key_batch', 'batch-order', 'hash', Date.now(), 60_000)).to.include({ state: 'completed', responseStatus: 202 });
     });
 
+    it('debits every account of a batch in one guarded statement, or reports that one of them cannot pay', async () => {
+      const [first, second, third] = [await account(30), await account(10), await account(5)];
+      const liveKey = newId('key');
+      const revokedKey = newId('key');
+      for (const [id, hash] of [[liveKey, 'a'], [revokedKey, 'b']]) {
+        await accounts.insertApiKey({ id, accountId: first, name: 'n', keyPrefix: `mg_${hash.repeat(8)}`, scopes: ['requests:write'], createdAtMs: 1, lastUsedAtMs: null, revokedAtMs: null, keyHash: hash.repeat(64) });
+      }
+      await accounts.revokeApiKey(revokedKey, 1_000);
+      const balances = async () => Promise.all([first, second, third].map(async (id) => (await accounts.getAccount(id))!.creditsBalance));
+      const statements: string[] = [];
+      const attempt = (debits: { accountId: string; amount: number }[], keys: string[]) =>
+        database.sql
+          .transaction(async (tx) => {
+            const counted = { ...tx, run: (sql: string, params?: unknown[]) => (statements.push(sql.trim().split(/\s+/).slice(0, 2).join(' ')), tx.run(sql, params)) };
+            if (!(await accounts.debitForKeys(counted, debits, keys))) throw new Error('refused');
+            return true;
+          })
+          .catch(() => false);
+
+      expect(await attempt([{ accountId: first, amount: 12 }, { accountId: second, amount: 10 }, { accountId: third, amount: 0 }], [liveKey])).to.equal(true);
+      expect(statements, 'three accounts, one statement').to.deep.equal(['UPDATE accounts']);
+      expect(await balances()).to.deep.equal([18, 0, 5]);
+      expect(await attempt([{ accountId: first, amount: 1 }, { accountId: third, amount: 6 }], [liveKey]), 'one account short').to.equal(false);
+      expect(await attempt([{ accountId: first, amount: 1 }, { accountId: third, amount: 1 }], [liveKey, revokedKey]), 'a revoked key').to.equal(false);
+      expect(await attempt([{ accountId: first, amount: 1 }], [revokedKey]), 'a revoked key, one account').to.equal(false);
+      expect(await balances(), 'the refused debits were rolled back').to.deep.equal([18, 0, 5]);
+      expect(await attempt([{ accountId: second, amount: 0 }, { accountId: third, amount: 5 }], []), 'no keys to check').to.equal(true);
+      expect(await balances()).to.deep.equal([18, 0, 0]);
+    });
+
     it('fails only the faulty admission of a batch; the others are written', async () => {
       const admissions = new RequestAdmissions({ db: database.sql, requests, accounts, idempotency });
       const accountId = await account(50);
