@@ -4,6 +4,7 @@ import { SqlRateLimiter } from '../../src/kernel/rate-limits/rate-limiter.js';
 import { migrateToLatest, openDatabase, type SqlDatabase, type SqlExecutor } from '../../src/kernel/store/index.js';
 import { serverHasInsertReturning } from '../../src/kernel/store/mysql-executor.js';
 import { createTestDatabase } from '../support/mariadb.js';
+import { startTcpProxy } from '../support/tcp-proxy.js';
 import { startOfRateWindow } from '../support/rate-window.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { withFixtures } from '../support/fixtures.js';
@@ -120,6 +121,35 @@ describe('rate limits shared by API processes (MariaDB)', () => {
       expect(serverHasInsertReturning('8.4.3-0ubuntu0.24.04.1')).to.equal(false);
     } finally {
       await database.close();
+      await created.drop();
+    }
+  });
+
+  it('asks the server again for INSERT ... RETURNING after it could not be reached, rather than keeping the failure', async function () {
+    const created = await createTestDatabase(this);
+    const direct = new URL(created.url);
+    const proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 3306) });
+    const proxied = new URL(created.url);
+    proxied.hostname = proxy.host;
+    proxied.port = String(proxy.port);
+    const database = openDatabase(proxied.toString());
+    try {
+      await migrateToLatest(database);
+      const limiter = new SqlRateLimiter(database.sql);
+      proxy.setOutage(true);
+      const failed = await limiter.take('key_outage', 'create', 5, Date.now()).then(() => 'answered', (error: unknown) => error);
+      expect(failed, 'the first count, the server down').to.be.instanceOf(Error);
+      proxy.setOutage(false);
+      // Had the failed question been kept, every later count would fail with it.
+      expect(await limiter.take('key_outage', 'create', 5, Date.now())).to.include({ allowed: true, remaining: 4 });
+      const rows = await database.sql.insertReturning!(
+        "INSERT INTO rate_limit_windows (api_key_id, bucket, window_start_ms, count) VALUES ('key_back', 'create', 0, 1) RETURNING count",
+      );
+      expect(rows, 'answered by the server, not refused for want of RETURNING').to.have.length(1);
+    } finally {
+      proxy.setOutage(false);
+      await database.close();
+      await proxy.close();
       await created.drop();
     }
   });

@@ -2,23 +2,7 @@ import { once } from 'node:events';
 import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
 import { expect } from 'chai';
 import { coalesceWritesPerTurn, isCoalescingWrites } from '../../src/kernel/queue/coalesced-writes.js';
-
-/** Counts the writes a socket hands to the kernel: `_write` per chunk, `_writev` per gathered batch. */
-function countKernelWrites(socket: Socket): { calls: () => number } {
-  let calls = 0;
-  const counted = socket as unknown as { _write: (...args: unknown[]) => void; _writev: (...args: unknown[]) => void };
-  const write = counted._write;
-  const writev = counted._writev;
-  counted._write = function (...args: unknown[]) {
-    calls += 1;
-    return write.apply(this, args);
-  };
-  counted._writev = function (...args: unknown[]) {
-    calls += 1;
-    return writev.apply(this, args);
-  };
-  return { calls: () => calls };
-}
+import { countSocketWrites } from '../support/socket-writes.js';
 
 describe('coalesceWritesPerTurn', () => {
   let server: Server;
@@ -53,7 +37,7 @@ describe('coalesceWritesPerTurn', () => {
   it('hands the writes of one turn to the kernel as one, bytes and order unchanged', async () => {
     const socket = await connected();
     coalesceWritesPerTurn(socket);
-    const kernel = countKernelWrites(socket);
+    const kernel = countSocketWrites(socket);
     const frames = Array.from({ length: 20 }, (_, i) => `frame-${String(i).padStart(2, '0')};`);
     const called: number[] = [];
     frames.forEach((frame, i) => socket.write(frame, () => called.push(i)));
@@ -67,7 +51,7 @@ describe('coalesceWritesPerTurn', () => {
     const socket = await connected();
     coalesceWritesPerTurn(socket);
     coalesceWritesPerTurn(socket);
-    const kernel = countKernelWrites(socket);
+    const kernel = countSocketWrites(socket);
     socket.write('a;');
     socket.write('b;');
     await new Promise((resolve) => setImmediate(resolve));
@@ -80,7 +64,7 @@ describe('coalesceWritesPerTurn', () => {
 
   it('is what a plain socket does not do: each write is one for the kernel', async () => {
     const socket = await connected();
-    const kernel = countKernelWrites(socket);
+    const kernel = countSocketWrites(socket);
     for (let i = 0; i < 5; i += 1) socket.write(`${i};`);
 
     expect(await receivedBytes(10)).to.equal('0;1;2;3;4;');

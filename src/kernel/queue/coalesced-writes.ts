@@ -3,12 +3,12 @@
  *
  * amqplib writes every frame with a `write()` of its own: its channels queue frames, and its multiplexer copies
  * them to the socket one by one on the next `setImmediate`. A socket that is not corked hands each of those writes
- * to the kernel at once, so twenty creates answered by one admission batch cost their API process twenty
- * `write(2)` calls for twenty publishes, and a worker's acknowledgements of one finished batch one call each (the
- * profile's `writeBuffer`: 23% of an API process's samples and 39% of a worker's, docs/performance-notes.md).
+ * to the kernel at once, so the creates one admission batch answers cost their API process a `write(2)` per
+ * publish, and a worker's acknowledgements of one finished batch one call each (on loopback the broker's side of
+ * each packet is processed inside that call too; docs/performance-notes.md, section 3).
  * Corking the socket at the first write of a turn and uncorking it once the turn's synchronous work is done
- * (`process.nextTick`) sends them as one `writev(2)`: the same bytes in the same order, a turn later at most by
- * nothing, since the uncork runs before any timer or I/O callback.
+ * (`process.nextTick`) sends them as one `writev(2)`: the same bytes in the same order, and no later in any way
+ * that matters, since the uncork runs before any timer or I/O callback.
  *
  * The connection is opened with `noDelay` too (see `amqpSocketOptions`): amqplib leaves Nagle's algorithm on by
  * default, which holds a small frame back until the broker acknowledges the previous one; with the frames of a

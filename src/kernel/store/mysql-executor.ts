@@ -110,7 +110,14 @@ export class MysqlExecutor implements SqlDatabase {
   }
 
   async insertReturning<Row>(sql: string, params?: unknown[]): Promise<Row[] | undefined> {
-    this.insertReturns ??= this.direct.first<{ version: string }>('SELECT VERSION() AS version').then((row) => serverHasInsertReturning(row?.version ?? ''));
+    // Asked again after a failure (the server unreachable at the first call): only an answer is kept.
+    this.insertReturns ??= this.direct.first<{ version: string }>('SELECT VERSION() AS version').then(
+      (row) => serverHasInsertReturning(row?.version ?? ''),
+      (error: unknown) => {
+        this.insertReturns = undefined;
+        throw error;
+      },
+    );
     if (!(await this.insertReturns)) return undefined;
     return this.groupCommit.statementRows<Row>(sql, params ?? []);
   }

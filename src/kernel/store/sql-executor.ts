@@ -22,8 +22,9 @@ export interface SqlDatabase extends SqlExecutor {
   /**
    * One `INSERT ... RETURNING` (group-committed like `run`), answered with the rows as the statement left them (with
    * `ON DUPLICATE KEY UPDATE`, the updated ones too) once committed: an upsert and its read in one statement instead
-   * of a transaction of two. Undefined, with nothing run, where the server has no RETURNING on INSERT (MySQL; MariaDB
-   * has it from 10.5): callers then upsert and read in one transaction.
+   * of a transaction of two. Answers undefined, with nothing run, where the server has no RETURNING on INSERT (MySQL;
+   * MariaDB has it from 10.5), and callers then upsert and read in one transaction. The SQLite executor has none: its
+   * only caller, the SQL rate limiter, is not used there (the embedded default counts in memory).
    */
   insertReturning?<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[] | undefined>;
   /**

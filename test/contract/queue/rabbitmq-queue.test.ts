@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { pino, type Logger } from 'pino';
-import type { Socket } from 'node:net';
 import { amqpSocketOf, isCoalescingWrites } from '../../../src/kernel/queue/coalesced-writes.js';
 import type { RabbitMqConnection } from '../../../src/kernel/queue/rabbitmq-connection.js';
 import { RabbitMqQueue, type RabbitMqQueueOptions } from '../../../src/kernel/queue/rabbitmq-queue.js';
 import type { KnownRow } from '../../../src/kernel/store/known-rows.js';
+import { countSocketWrites } from '../../support/socket-writes.js';
 import { forceCloseConnections, messageCounts, rabbitMqUrl, requireRabbitMq, startBrokerProxy, uniquePrefix, withBrokerChannel, type BrokerProxy } from '../../support/rabbitmq.js';
 import { describeQueueContract, quietPeriod, waitFor } from './queue-contract.js';
 
@@ -30,20 +30,6 @@ function recordingLog(): { log: Logger; messages: () => string[] } {
   const lines: { msg: string }[] = [];
   const log = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
   return { log, messages: () => lines.map((line) => line.msg) };
-}
-
-/** Counts the writes a socket hands to the kernel: `_write` per chunk, `_writev` per gathered batch. */
-function countSocketWrites(socket: Socket): { calls: () => number } {
-  let calls = 0;
-  const counted = socket as unknown as Record<'_write' | '_writev', (...args: unknown[]) => void>;
-  for (const name of ['_write', '_writev'] as const) {
-    const original = counted[name];
-    counted[name] = function (...args: unknown[]) {
-      calls += 1;
-      return original.apply(this, args);
-    };
-  }
-  return { calls: () => calls };
 }
 
 describe('RabbitMqQueue', function () {
