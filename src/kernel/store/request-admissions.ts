@@ -101,8 +101,8 @@ export class RequestAdmissions {
   }
 
   /**
-   * The common case, every account covers its total and every key is live: rows first, debits last, so the
-   * account row is locked only from its UPDATE to the COMMIT right after it — the lock other API processes
+   * The common case, every account covers its total and every key is live: rows first, the debit last, so the
+   * account rows are locked only from its UPDATE to the COMMIT right after it — the locks other API processes
    * queue on.
    */
   private writeDebitingLast(batch: Admission[]): Promise<AdmissionResult[]> {
