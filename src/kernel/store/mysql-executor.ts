@@ -61,36 +61,33 @@ function executorOn(runner: StatementRunner): SqlExecutor {
   };
 }
 
+/** Group-commit batches open at once, each on a transaction connection of its own. */
+const transactionConnections = 4;
+
 /**
  * Reads go straight to the pool. Writes and transactions go through group commit (group-commit.ts): on
  * InnoDB every commit is a redo-log flush, and writes that arrive together share it.
+ *
+ * Transactions run on connections of their own whose session has autocommit off, so a transaction begins with its
+ * first statement instead of a BEGIN round trip (an eighth of the statements per create, MariaDB's CPU per create
+ * about 9% lower; docs/performance-notes.md, section 3). Nothing but `inTransaction` uses those connections, and
+ * every use ends in COMMIT or ROLLBACK (or the connection is destroyed), so no transaction outlives its batch.
  */
 export class MysqlExecutor implements SqlDatabase {
   private readonly pool: mysql.Pool;
+  private readonly transactionPool: mysql.Pool;
+  /** The transaction pool's connections whose session was switched to autocommit off (mysql2's core connections). */
+  private readonly autocommitOff = new WeakSet<object>();
   private readonly direct: SqlExecutor;
   private readonly groupCommit: GroupCommit;
   /** Whether the server answers `INSERT ... RETURNING`, asked once (insertReturning). */
   private insertReturns: Promise<boolean> | undefined;
 
   constructor(url: string, options: { poolMax?: number } = {}) {
-    // trace: false skips capturing a caller stack on every query (mysql2's default; a measurable share of a
-    // create); errors still carry the driver's own stack and the SQL error code.
-    this.pool = mysql.createPool({
-      uri: url,
-      connectionLimit: options.poolMax ?? 10,
-      supportBigNumbers: true,
-      bigNumberStrings: false,
-      trace: false,
-      maxPreparedStatements: preparedPerConnection,
-    });
-    // A group-commit batch waiting on a row lock holds up every write queued behind it (lease heartbeats
-    // included), so lock waits are cut short (InnoDB's default is 50 s): the batch fails with a transient
-    // error and its callers retry. The hot path's locks are held for a few round trips, never seconds.
-    this.pool.on('connection', (connection) => {
-      connection.query(`SET SESSION innodb_lock_wait_timeout = ${lockWaitTimeoutSeconds}`);
-    });
+    this.pool = openPool(url, options.poolMax ?? 10);
+    this.transactionPool = openPool(url, transactionConnections);
     this.direct = executorOn(this.pool);
-    this.groupCommit = new GroupCommit((body) => this.inTransaction(body), this.direct, { parallel: 4 });
+    this.groupCommit = new GroupCommit((body) => this.inTransaction(body), this.direct, { parallel: transactionConnections });
   }
 
   all<Row>(sql: string, params?: unknown[]): Promise<Row[]> {
@@ -123,26 +120,29 @@ export class MysqlExecutor implements SqlDatabase {
   }
 
   /**
-   * The pool's connections by state, for the metrics. mysql2 3.x has no public counters: its pool keeps every,
+   * Both pools' connections by state, for the metrics. mysql2 3.x has no public counters: its pool keeps every,
    * idle and waiting connection in three private queues, read here defensively, so that a driver that renames
    * them yields undefined (no series) rather than a wrong 0.
    */
   connections(): PoolConnections | undefined {
-    const core = this.pool.pool as unknown as Partial<Record<'_allConnections' | '_freeConnections' | '_connectionQueue', { length?: unknown }>>;
-    const [all, free, pending] = [core._allConnections?.length, core._freeConnections?.length, core._connectionQueue?.length];
-    if (typeof all !== 'number' || typeof free !== 'number' || typeof pending !== 'number') return undefined;
-    return { used: all - free, free, pending };
+    const [statements, transactions] = [poolConnections(this.pool), poolConnections(this.transactionPool)];
+    if (!statements || !transactions) return undefined;
+    return { used: statements.used + transactions.used, free: statements.free + transactions.free, pending: statements.pending + transactions.pending };
   }
 
   async close(): Promise<void> {
     await this.groupCommit.idle();
-    await this.pool.end();
+    await Promise.all([this.pool.end(), this.transactionPool.end()]);
   }
 
   private async inTransaction(body: (tx: SqlExecutor) => Promise<void>): Promise<void> {
-    const connection = await this.pool.getConnection();
+    const connection = await this.transactionPool.getConnection();
     try {
-      await connection.query('BEGIN');
+      // Once per connection, awaited, so a session left in autocommit can never run a batch statement by statement.
+      if (!this.autocommitOff.has(connection.connection)) {
+        await connection.query('SET SESSION autocommit = 0');
+        this.autocommitOff.add(connection.connection);
+      }
       await body(executorOn(connection));
       await connection.query('COMMIT');
       connection.release();
@@ -165,4 +165,24 @@ export function serverHasInsertReturning(version: string): boolean {
   if (!match) return false;
   const [major, minor] = [Number(match[1]), Number(match[2])];
   return major > 10 || (major === 10 && minor >= 5);
+}
+
+function openPool(url: string, connectionLimit: number): mysql.Pool {
+  // trace: false skips capturing a caller stack on every query (mysql2's default; a measurable share of a
+  // create); errors still carry the driver's own stack and the SQL error code.
+  const pool = mysql.createPool({ uri: url, connectionLimit, supportBigNumbers: true, bigNumberStrings: false, trace: false, maxPreparedStatements: preparedPerConnection });
+  // A group-commit batch waiting on a row lock holds up every write queued behind it (lease heartbeats
+  // included), so lock waits are cut short (InnoDB's default is 50 s): the batch fails with a transient
+  // error and its callers retry. The hot path's locks are held for a few round trips, never seconds.
+  pool.on('connection', (connection) => {
+    connection.query(`SET SESSION innodb_lock_wait_timeout = ${lockWaitTimeoutSeconds}`);
+  });
+  return pool;
+}
+
+function poolConnections(pool: mysql.Pool): PoolConnections | undefined {
+  const core = pool.pool as unknown as Partial<Record<'_allConnections' | '_freeConnections' | '_connectionQueue', { length?: unknown }>>;
+  const [all, free, pending] = [core._allConnections?.length, core._freeConnections?.length, core._connectionQueue?.length];
+  if (typeof all !== 'number' || typeof free !== 'number' || typeof pending !== 'number') return undefined;
+  return { used: all - free, free, pending };
 }

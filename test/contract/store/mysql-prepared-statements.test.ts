@@ -78,6 +78,31 @@ describe('MySQL executor: prepared statements (MariaDB)', () => {
     expect(await rejection(failing)).to.be.instanceOf(Error);
     expect((await executor.first<{ note: string }>('SELECT note FROM items WHERE id = ?', ['values']))!.note).to.equal('in a transaction');
   });
+
+  it('runs a transaction without a BEGIN, on a connection whose session has autocommit off, whole or not at all', async () => {
+    const session = async (tx: { all: MysqlExecutor['all'] }): Promise<{ Com_begin: number; Com_commit: number }> => {
+      const rows = await tx.all<{ Variable_name: string; Value: string }>("SHOW SESSION STATUS WHERE Variable_name IN ('Com_begin', 'Com_commit')");
+      const count = (name: string) => Number(rows.find((row) => row.Variable_name === name)?.Value);
+      return { Com_begin: count('Com_begin'), Com_commit: count('Com_commit') };
+    };
+    const first = await executor.transaction(async (tx) => ({ autocommit: (await tx.first<{ autocommit: number }>('SELECT @@autocommit AS autocommit'))!.autocommit, ...(await session(tx)) }));
+    const second = await executor.transaction(async (tx) => {
+      await tx.run('INSERT INTO items (id, note) VALUES (?, ?)', ['no-begin', 'committed']);
+      return session(tx);
+    });
+    expect(first.autocommit, 'a transaction connection').to.equal(0);
+    expect(second.Com_begin, 'no BEGIN sent since the first').to.equal(first.Com_begin);
+    expect(second.Com_commit, 'the first one committed').to.equal(first.Com_commit + 1);
+    expect((await executor.first<{ autocommit: number }>('SELECT @@autocommit AS autocommit'))!.autocommit, 'a statement connection').to.equal(1);
+    expect(await executor.first('SELECT note FROM items WHERE id = ?', ['no-begin'])).to.deep.equal({ note: 'committed' });
+
+    const failing = executor.transaction(async (tx) => {
+      await tx.run('UPDATE items SET note = ? WHERE id = ?', ['rolled back', 'no-begin']);
+      await tx.run('INSERT INTO items (id) VALUES (?)', ['no-begin']);
+    });
+    expect(await rejection(failing)).to.be.instanceOf(Error);
+    expect(await executor.first('SELECT note FROM items WHERE id = ?', ['no-begin']), 'rolled back as a whole').to.deep.equal({ note: 'committed' });
+  });
 });
 
 describe('MySQL executor: when the server holds too many prepared statements', () => {
