@@ -130,11 +130,6 @@ export class AccountStore {
     const charged = apiKeyIds.length === 0 ? debits.filter((debit) => debit.amount !== 0) : debits;
     if (charged.length === 0) return true;
     const keyCheck = apiKeyIds.length === 0 ? '' : ` AND NOT EXISTS (SELECT 1 FROM api_keys WHERE id IN (${apiKeyIds.map(() => '?').join(', ')}) AND revoked_at_ms IS NOT NULL)`;
-    if (charged.length === 1) {
-      const [{ accountId, amount }] = charged;
-      const { changes } = await db.run(`UPDATE accounts SET credits_balance = credits_balance - ? WHERE id = ? AND credits_balance >= ?${keyCheck}`, [amount, accountId, amount, ...apiKeyIds]);
-      return changes === 1;
-    }
     const amountOfRow = `CASE id ${charged.map(() => 'WHEN ? THEN ?').join(' ')} END`;
     const amounts = charged.flatMap(({ accountId, amount }) => [accountId, amount]);
     const { changes } = await db.run(

@@ -50,7 +50,7 @@ export class GroupCommit {
 
   /** One statement that answers a row (`UPDATE ... RETURNING`), batched like `statement`. */
   statementReturning<Row>(sql: string, params: unknown[]): Promise<Row | undefined> {
-    return this.batcher.submit({ run: (tx) => tx.first<Row>(sql, params), single: true }) as Promise<Row | undefined>;
+    return this.statementRows<Row>(sql, params).then((rows) => rows[0]);
   }
 
   /** One statement that answers rows (`INSERT ... RETURNING`), batched like `statement`. */

@@ -5,10 +5,10 @@
  * the transaction admits nothing, in any process, whatever that process's key cache still holds.
  *
  * Admissions that arrive together are written together: one multi-row INSERT of requests, one of ledger
- * entries, then one guarded UPDATE of every account of the batch, each for its part of the batch's total. On a server database every create
- * of an account queues on that account's row lock until the COMMIT, so what bounds create throughput is
- * the statements per batch (not per request) and how long the lock is held (measured on MariaDB: five
- * statements per create, debit first, capped one API process at ~450 creates/s; docs/BENCHMARKS.md).
+ * entries, then one guarded UPDATE of every account of the batch, each for its part of the batch's total. On a
+ * server database every create of an account queues on that account's row lock until the COMMIT, so what bounds
+ * create throughput is the statements per batch (not per request) and how long the lock is held (measured on
+ * MariaDB: five statements per create, debit first, capped one API process at ~450 creates/s; docs/BENCHMARKS.md).
  * When an account cannot cover the batch's total (or one of its keys is revoked), the batch is written
  * again debiting request by request in arrival order, and only those that do not fit (or whose key is
  * revoked) are refused. When the shared transaction fails (one bad row, a deadlock, a lost connection),
