@@ -73,7 +73,9 @@ export async function cpuPerCreate(components: { name: string; pids: number[] }[
   const creates = await run();
   const after = await Promise.all(components.map(async (component) => Promise.all(component.pids.map(cpuSeconds))));
   const shares = components.flatMap((component, index) => {
-    const spent = component.pids.reduce((sum, _, pidIndex) => sum + ((after[index][pidIndex] ?? NaN) - (before[index][pidIndex] ?? NaN)), 0);
+    // A pid gone by the end was a passing process of the same name (a `rabbitmqctl` is a beam.smp too), not the server.
+    const lasted = component.pids.flatMap((_, pidIndex) => (after[index][pidIndex] === undefined && component.pids.length > 1 ? [] : [pidIndex]));
+    const spent = lasted.length === 0 ? NaN : lasted.reduce((sum, pidIndex) => sum + ((after[index][pidIndex] ?? NaN) - (before[index][pidIndex] ?? NaN)), 0);
     return Number.isFinite(spent) && creates > 0 ? [{ name: component.name, msPerCreate: (spent * 1000) / creates }] : [];
   });
   return { creates, shares };

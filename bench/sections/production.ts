@@ -8,7 +8,7 @@
  * both API processes), `BENCH_ACCOUNTS` accounts in the many-keys case (default 100). `BENCH_PROFILE=1` also profiles
  * one API process and one worker (`--cpu-prof`, stopped with SIGTERM so they write it) and lists their hottest items.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -168,7 +168,10 @@ interface Measurement {
 async function measure(): Promise<Measurement> {
   const { ProcessTopology } = await import('../../test/support/process-topology.js');
   const unavailable = { skip: () => { throw new Error('MariaDB and RabbitMQ are needed for the production scenario'); } } as unknown as Mocha.Context;
-  const profileDir = profiling ? await mkdtemp(join(tmpdir(), 'mediagate-prod-profile-')) : undefined;
+  // `BENCH_PROFILE_DIR=<folder>` keeps the profiles (<folder>/production/*.cpuprofile, for Chrome DevTools).
+  const keptProfiles = profiling && process.env.BENCH_PROFILE_DIR ? join(process.env.BENCH_PROFILE_DIR, 'production') : undefined;
+  if (keptProfiles) await mkdir(keptProfiles, { recursive: true });
+  const profileDir = keptProfiles ?? (profiling ? await mkdtemp(join(tmpdir(), 'mediagate-prod-profile-')) : undefined);
   // The two profiled processes compile in one cache of their own (and the same modes), read back for their lines.
   const compileCache = profiling ? await ownCompileCache() : undefined;
   const topology = await ProcessTopology.create(unavailable, {
@@ -238,7 +241,7 @@ async function measure(): Promise<Measurement> {
     return measurement;
   } finally {
     await topology.stop();
-    if (profileDir) await rm(profileDir, { recursive: true, force: true });
+    if (profileDir && !keptProfiles) await rm(profileDir, { recursive: true, force: true });
     await compileCache?.remove();
   }
 }

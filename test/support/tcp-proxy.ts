@@ -11,12 +11,15 @@ export interface TcpProxy {
   dropConnections(): void;
   /** While true, live connections are cut and new ones are closed on arrival: the service looks down. */
   setOutage(down: boolean): void;
+  /** Chunks the clients have sent the service so far: on loopback, one per write of theirs that was not coalesced. */
+  chunksToService(): number;
   close(): Promise<void>;
 }
 
 export async function startTcpProxy(upstream: { host: string; port: number }): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
   let down = false;
+  let chunksToService = 0;
   const server = createServer((client) => {
     if (down) return void client.destroy();
     const service = createConnection(upstream);
@@ -29,6 +32,7 @@ export async function startTcpProxy(upstream: { host: string; port: number }): P
         service.destroy();
       });
     }
+    client.on('data', () => (chunksToService += 1));
     client.pipe(service);
     service.pipe(client);
   });
@@ -42,6 +46,7 @@ export async function startTcpProxy(upstream: { host: string; port: number }): P
     host: '127.0.0.1',
     port: address.port,
     dropConnections: cutAll,
+    chunksToService: () => chunksToService,
     setOutage(value) {
       down = value;
       if (value) cutAll();

@@ -5,8 +5,9 @@
  * than the statement itself, as its builder did on SQLite.
  */
 import mysql from 'mysql2/promise';
-import { scrubbed } from './database-error.js';
-import { GroupCommit } from './group-commit.js';
+import { toDatabaseError } from './database-error.js';
+import { GroupCommit, type BatchedStatement } from './group-commit.js';
+import { coalescingOn, executorOn, oneText, sendingOn } from './mysql-statements.js';
 import type { PoolConnections, SqlDatabase, SqlExecutor } from './sql-executor.js';
 
 const lockWaitTimeoutSeconds = 5;
@@ -15,52 +16,6 @@ const lockWaitTimeoutSeconds = 5;
  * all together (`max_prepared_stmt_count`, 16,382 by default), across every process's pool.
  */
 const preparedPerConnection = 64;
-/** MySQL/MariaDB ER_MAX_PREPARED_STMT_COUNT_REACHED: the server's cap above is reached. */
-const tooManyPreparedStatements = 1461;
-/** A text built for its row or id count: multi-row `VALUES (...), (...)`, `IN (?, ?, ...)`. */
-const textBuiltPerCall = /\)\s*,\s*\(|\bIN\s*\(\s*\?\s*,/i;
-
-/** What a statement is sent through: the pool, or one connection inside a transaction. */
-export type StatementRunner = Pick<mysql.Pool | mysql.PoolConnection, 'query' | 'execute'>;
-
-/**
- * A statement whose text is fixed runs as a server-side prepared statement (mysql2 `execute`, prepared once per
- * connection): the server then parses and plans it once per connection instead of on every call, which was about a
- * quarter of MariaDB's CPU for the hot path's point updates and reads (docs/performance-notes.md, target 3), and the
- * client sends the values without formatting them into the text. A text built for its row or id count goes as
- * text: prepared, every count would be a statement of its own. Should the server's cap be reached, the statement
- * goes as text too.
- */
-export async function sendStatement(runner: StatementRunner, sql: string, params: unknown[]): Promise<unknown> {
-  if (textBuiltPerCall.test(sql)) return (await runner.query(sql, params))[0];
-  try {
-    // A text query sends undefined as NULL; the binary protocol refuses it.
-    return (await runner.execute(sql, params.map((value) => (value === undefined ? null : value)) as mysql.ExecuteValues[]))[0];
-  } catch (error) {
-    if ((error as { errno?: number }).errno !== tooManyPreparedStatements) throw error;
-    return (await runner.query(sql, params))[0];
-  }
-}
-
-function executorOn(runner: StatementRunner): SqlExecutor {
-  return {
-    // mysql2 errors carry the statement with every value inlined (`sql`) and quote values in `sqlMessage`.
-    async all<Row>(sql: string, params: unknown[] = []) {
-      const rows = await scrubbed(sql, () => sendStatement(runner, sql, params));
-      return rows as Row[];
-    },
-    async first<Row>(sql: string, params: unknown[] = []) {
-      const rows = await scrubbed(sql, () => sendStatement(runner, sql, params));
-      return (rows as Row[])[0];
-    },
-    async run(sql: string, params: unknown[] = []) {
-      const header = await scrubbed(sql, () => sendStatement(runner, sql, params));
-      // mysql2 connects with FOUND_ROWS, so affectedRows counts matched rows, like SQLite's `changes`.
-      return { changes: Number((header as mysql.ResultSetHeader).affectedRows ?? 0) };
-    },
-  };
-}
-
 /** Group-commit batches open at once, each on a transaction connection of its own. */
 const transactionConnections = 4;
 
@@ -85,9 +40,13 @@ export class MysqlExecutor implements SqlDatabase {
 
   constructor(url: string, options: { poolMax?: number } = {}) {
     this.pool = openPool(url, options.poolMax ?? 10);
-    this.transactionPool = openPool(url, transactionConnections);
-    this.direct = executorOn(this.pool);
-    this.groupCommit = new GroupCommit((body) => this.inTransaction(body), this.direct, { parallel: transactionConnections });
+    // Multiple statements per text on the transaction connections only, for commitStatements.
+    this.transactionPool = openPool(url, transactionConnections, { multipleStatements: true });
+    this.direct = executorOn(sendingOn(this.pool));
+    this.groupCommit = new GroupCommit((body) => this.inTransaction(body), this.direct, {
+      parallel: transactionConnections,
+      commitStatements: (statements) => this.commitStatements(statements),
+    });
   }
 
   all<Row>(sql: string, params?: unknown[]): Promise<Row[]> {
@@ -136,26 +95,71 @@ export class MysqlExecutor implements SqlDatabase {
   }
 
   private async inTransaction(body: (tx: SqlExecutor) => Promise<void>): Promise<void> {
-    const connection = await this.transactionPool.getConnection();
+    const connection = await this.transactionConnection();
     try {
-      // Once per connection, awaited, so a session left in autocommit can never run a batch statement by statement.
-      if (!this.autocommitOff.has(connection.connection)) {
-        await connection.query('SET SESSION autocommit = 0');
-        this.autocommitOff.add(connection.connection);
-      }
-      await body(executorOn(connection));
+      await body(executorOn(coalescingOn(connection)));
       await connection.query('COMMIT');
       connection.release();
     } catch (error) {
-      // A connection whose transaction failed in an unknown state (lost, killed) is not reused.
-      try {
-        await connection.query('ROLLBACK');
-        connection.release();
-      } catch {
-        connection.destroy();
-      }
+      await rollBack(connection);
       throw error;
     }
+  }
+
+  /**
+   * A group-commit batch of statements only, sent with its COMMIT as one multi-statement text: one round trip and one
+   * socket write for the batch instead of one per statement, each statement still answered with its own count or
+   * rows. Values are escaped into the text by mysql2, as for any text query. The server stops at a failing
+   * statement, before the COMMIT: the transaction is rolled back and the batch answered undefined, to be run again
+   * statement by statement, which answers each failure to its own caller. A connection lost on the way leaves the
+   * COMMIT's fate unknown: every caller gets the error, as when a batch's own COMMIT is lost (transient-retry.ts).
+   */
+  private async commitStatements(statements: BatchedStatement[]): Promise<unknown[] | undefined> {
+    const text = oneText([...statements, { sql: 'COMMIT', params: [] }]);
+    if (!text) return undefined;
+    const connection = await this.transactionConnection();
+    let results: unknown[];
+    try {
+      [results] = (await connection.query(text.sql, text.params)) as unknown as [unknown[]];
+    } catch (error) {
+      if (await rollBack(connection)) return undefined;
+      throw toDatabaseError(error, statements[0].sql);
+    }
+    connection.release();
+    return statements.map(({ answer }, index) =>
+      answer === 'changes' ? { changes: Number((results[index] as mysql.ResultSetHeader).affectedRows ?? 0) } : results[index],
+    );
+  }
+
+  /** A transaction pool's connection, its session switched to autocommit off. */
+  private async transactionConnection(): Promise<mysql.PoolConnection> {
+    const connection = await this.transactionPool.getConnection();
+    // Once per connection, awaited, so a session left in autocommit can never run a batch statement by statement.
+    if (!this.autocommitOff.has(connection.connection)) {
+      try {
+        await connection.query('SET SESSION autocommit = 0');
+      } catch (error) {
+        connection.destroy();
+        throw error;
+      }
+      this.autocommitOff.add(connection.connection);
+    }
+    return connection;
+  }
+}
+
+/**
+ * Ends a failed transaction: true when it was rolled back. A connection whose transaction failed in an unknown state
+ * (lost, killed) is not reused.
+ */
+async function rollBack(connection: mysql.PoolConnection): Promise<boolean> {
+  try {
+    await connection.query('ROLLBACK');
+    connection.release();
+    return true;
+  } catch {
+    connection.destroy();
+    return false;
   }
 }
 
@@ -167,10 +171,18 @@ export function serverHasInsertReturning(version: string): boolean {
   return major > 10 || (major === 10 && minor >= 5);
 }
 
-function openPool(url: string, connectionLimit: number): mysql.Pool {
+function openPool(url: string, connectionLimit: number, options: { multipleStatements?: boolean } = {}): mysql.Pool {
   // trace: false skips capturing a caller stack on every query (mysql2's default; a measurable share of a
   // create); errors still carry the driver's own stack and the SQL error code.
-  const pool = mysql.createPool({ uri: url, connectionLimit, supportBigNumbers: true, bigNumberStrings: false, trace: false, maxPreparedStatements: preparedPerConnection });
+  const pool = mysql.createPool({
+    uri: url,
+    connectionLimit,
+    supportBigNumbers: true,
+    bigNumberStrings: false,
+    trace: false,
+    maxPreparedStatements: preparedPerConnection,
+    multipleStatements: options.multipleStatements ?? false,
+  });
   // A group-commit batch waiting on a row lock holds up every write queued behind it (lease heartbeats
   // included), so lock waits are cut short (InnoDB's default is 50 s): the batch fails with a transient
   // error and its callers retry. The hot path's locks are held for a few round trips, never seconds.

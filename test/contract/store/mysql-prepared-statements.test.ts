@@ -3,7 +3,8 @@
  * connection) and a text built for its row or id count as text; values come back the same either way.
  */
 import { expect } from 'chai';
-import { MysqlExecutor, sendStatement, type StatementRunner } from '../../../src/kernel/store/mysql-executor.js';
+import { MysqlExecutor } from '../../../src/kernel/store/mysql-executor.js';
+import { sendStatement, type StatementRunner } from '../../../src/kernel/store/mysql-statements.js';
 import { createTestDatabase } from '../../support/mariadb.js';
 
 /** What a promise rejected with; undefined if it resolved. */
