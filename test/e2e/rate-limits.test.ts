@@ -4,7 +4,7 @@ import { SqlRateLimiter } from '../../src/kernel/rate-limits/rate-limiter.js';
 import { migrateToLatest, openDatabase, type SqlDatabase, type SqlExecutor } from '../../src/kernel/store/index.js';
 import { serverHasInsertReturning } from '../../src/kernel/store/mysql-executor.js';
 import { createTestDatabase } from '../support/mariadb.js';
-import { startTcpProxy } from '../support/tcp-proxy.js';
+import { startProxyFor } from '../support/tcp-proxy.js';
 import { startOfRateWindow } from '../support/rate-window.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { withFixtures } from '../support/fixtures.js';
@@ -127,12 +127,8 @@ describe('rate limits shared by API processes (MariaDB)', () => {
 
   it('asks the server again for INSERT ... RETURNING after it could not be reached, rather than keeping the failure', async function () {
     const created = await createTestDatabase(this);
-    const direct = new URL(created.url);
-    const proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 3306) });
-    const proxied = new URL(created.url);
-    proxied.hostname = proxy.host;
-    proxied.port = String(proxy.port);
-    const database = openDatabase(proxied.toString());
+    const { proxy, url } = await startProxyFor(created.url);
+    const database = openDatabase(url);
     try {
       await migrateToLatest(database);
       const limiter = new SqlRateLimiter(database.sql);

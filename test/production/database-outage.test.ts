@@ -8,7 +8,7 @@ import knexFactory, { type Knex } from 'knex';
 import { errorTypeUri } from '../../src/kernel/errors/index.js';
 import { withFixtures } from '../support/fixtures.js';
 import { createTestDatabase } from '../support/mariadb.js';
-import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
+import { startProxyFor, type TcpProxy } from '../support/tcp-proxy.js';
 import { pollUntilTerminal, startTestService, type ApiResponse, type TestService } from '../support/test-service.js';
 
 /** A down database is answered quickly: the pool's connect fails at once, after the create's few retries. */
@@ -24,13 +24,10 @@ describe('API answers while MariaDB is down', function () {
   before(async function () {
     const database = await createTestDatabase(this);
     drop = database.drop;
-    const direct = new URL(database.url);
-    proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 3306) });
-    const proxied = new URL(database.url);
-    proxied.hostname = proxy.host;
-    proxied.port = String(proxy.port);
+    const proxied = await startProxyFor(database.url);
+    proxy = proxied.proxy;
     admin = knexFactory({ client: 'mysql2', connection: { uri: database.url } as never, pool: { min: 0, max: 1 } });
-    service = await startTestService({ ...withFixtures, database: { url: proxied.toString() } });
+    service = await startTestService({ ...withFixtures, database: { url: proxied.url } });
   });
   after(async () => {
     proxy?.setOutage(false);

@@ -109,7 +109,8 @@ export class RequestAdmissions {
     const { db, accounts } = this.stores;
     return db.transaction(async (tx) => {
       const debits = [...groupByAccount(batch)].map(([accountId, group]) => ({ accountId, amount: totalCredits(group) }));
-      // Issued together, in this order: on MySQL one round trip for the batch's statements (mysql-executor.ts).
+      // Issued together, in this order: on MySQL one round trip for the batch's statements (coalescingOn in
+      // mysql-statements.ts).
       const [, debited] = await Promise.all([this.insertRows(tx, batch), accounts.debitForKeys(tx, debits, keyIdsOf(batch))]);
       if (!debited) throw new DebitRefused();
       return batch.map((): AdmissionResult => ({ admitted: true }));

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { MysqlExecutor } from '../../../src/kernel/store/mysql-executor.js';
 import { createTestDatabase } from '../../support/mariadb.js';
-import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.js';
+import { startProxyFor, type TcpProxy } from '../../support/tcp-proxy.js';
 
 /** What a promise settled with, as an outcome (a batch answers some callers and fails others). */
 function settled<T>(promise: Promise<T>): Promise<{ value?: T; error?: { code?: string } }> {
@@ -24,11 +24,9 @@ describe('MySQL executor: a batch of statements in one round trip (MariaDB)', ()
   before(async function () {
     const database = await createTestDatabase(this);
     drop = database.drop;
-    const direct = new URL(database.url);
-    proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 3306) });
-    const proxied = new URL(database.url);
-    proxied.host = `${proxy.host}:${proxy.port}`;
-    executor = new MysqlExecutor(proxied.toString(), { poolMax: 1 });
+    const proxied = await startProxyFor(database.url);
+    proxy = proxied.proxy;
+    executor = new MysqlExecutor(proxied.url, { poolMax: 1 });
     await executor.run('CREATE TABLE items (id varchar(40) PRIMARY KEY, note mediumtext, count int NOT NULL DEFAULT 0)');
     await executor.run('INSERT INTO items (id, count) VALUES (?, ?), (?, ?), (?, ?)', ['a', 0, 'b', 0, 'c', 0]);
     // Opens a transaction connection (its session setup is no batch's round trip) and asks the server's version once.
