@@ -74,8 +74,8 @@ export async function cpuPerCreate(components: { name: string; pids: number[] }[
   const after = await Promise.all(components.map(async (component) => Promise.all(component.pids.map(cpuSeconds))));
   const shares = components.flatMap((component, index) => {
     // A pid gone by the end was a passing process of the same name (a `rabbitmqctl` is a beam.smp too), not the server.
-    const lasted = component.pids.flatMap((_, pidIndex) => (after[index][pidIndex] === undefined && component.pids.length > 1 ? [] : [pidIndex]));
-    const spent = lasted.length === 0 ? NaN : lasted.reduce((sum, pidIndex) => sum + ((after[index][pidIndex] ?? NaN) - (before[index][pidIndex] ?? NaN)), 0);
+    const lasted = component.pids.flatMap((_, pidIndex) => (after[index][pidIndex] === undefined ? [] : [pidIndex]));
+    const spent = lasted.length === 0 ? NaN : lasted.reduce((sum, pidIndex) => sum + (after[index][pidIndex]! - (before[index][pidIndex] ?? NaN)), 0);
     return Number.isFinite(spent) && creates > 0 ? [{ name: component.name, msPerCreate: (spent * 1000) / creates }] : [];
   });
   return { creates, shares };

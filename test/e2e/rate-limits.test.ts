@@ -3,8 +3,7 @@ import { expect } from 'chai';
 import { SqlRateLimiter } from '../../src/kernel/rate-limits/rate-limiter.js';
 import { migrateToLatest, openDatabase, type SqlDatabase, type SqlExecutor } from '../../src/kernel/store/index.js';
 import { serverHasInsertReturning } from '../../src/kernel/store/mysql-executor.js';
-import { createTestDatabase } from '../support/mariadb.js';
-import { startProxyFor } from '../support/tcp-proxy.js';
+import { createProxiedTestDatabase, createTestDatabase } from '../support/mariadb.js';
 import { startOfRateWindow } from '../support/rate-window.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { withFixtures } from '../support/fixtures.js';
@@ -126,9 +125,9 @@ describe('rate limits shared by API processes (MariaDB)', () => {
   });
 
   it('asks the server again for INSERT ... RETURNING after it could not be reached, rather than keeping the failure', async function () {
-    const created = await createTestDatabase(this);
-    const { proxy, url } = await startProxyFor(created.url);
-    const database = openDatabase(url);
+    const created = await createProxiedTestDatabase(this);
+    const { proxy } = created;
+    const database = openDatabase(created.proxiedUrl);
     try {
       await migrateToLatest(database);
       const limiter = new SqlRateLimiter(database.sql);
@@ -145,7 +144,6 @@ describe('rate limits shared by API processes (MariaDB)', () => {
     } finally {
       proxy.setOutage(false);
       await database.close();
-      await proxy.close();
       await created.drop();
     }
   });

@@ -7,8 +7,8 @@ import { expect } from 'chai';
 import knexFactory, { type Knex } from 'knex';
 import { errorTypeUri } from '../../src/kernel/errors/index.js';
 import { withFixtures } from '../support/fixtures.js';
-import { createTestDatabase } from '../support/mariadb.js';
-import { startProxyFor, type TcpProxy } from '../support/tcp-proxy.js';
+import { createProxiedTestDatabase } from '../support/mariadb.js';
+import type { TcpProxy } from '../support/tcp-proxy.js';
 import { pollUntilTerminal, startTestService, type ApiResponse, type TestService } from '../support/test-service.js';
 
 /** A down database is answered quickly: the pool's connect fails at once, after the create's few retries. */
@@ -22,17 +22,14 @@ describe('API answers while MariaDB is down', function () {
   let drop: () => Promise<void>;
 
   before(async function () {
-    const database = await createTestDatabase(this);
-    drop = database.drop;
-    const proxied = await startProxyFor(database.url);
-    proxy = proxied.proxy;
+    const database = await createProxiedTestDatabase(this);
+    ({ proxy, drop } = database);
     admin = knexFactory({ client: 'mysql2', connection: { uri: database.url } as never, pool: { min: 0, max: 1 } });
-    service = await startTestService({ ...withFixtures, database: { url: proxied.url } });
+    service = await startTestService({ ...withFixtures, database: { url: database.proxiedUrl } });
   });
   after(async () => {
     proxy?.setOutage(false);
     await service?.stop();
-    await proxy?.close();
     await admin?.destroy();
     await drop?.();
   });

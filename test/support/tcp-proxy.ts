@@ -58,13 +58,3 @@ export async function startTcpProxy(upstream: { host: string; port: number }): P
       }),
   };
 }
-
-/** A proxy in front of the server of a database URL (mysql://...), and the same URL through the proxy. */
-export async function startProxyFor(databaseUrl: string): Promise<{ proxy: TcpProxy; url: string }> {
-  const direct = new URL(databaseUrl);
-  const proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 3306) });
-  const proxied = new URL(databaseUrl);
-  proxied.hostname = proxy.host;
-  proxied.port = String(proxy.port);
-  return { proxy, url: proxied.toString() };
-}

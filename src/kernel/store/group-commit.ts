@@ -16,11 +16,8 @@
 import { MicroBatcher, type Outcome } from './micro-batcher.js';
 import type { SqlExecutor } from './sql-executor.js';
 
-interface Work {
-  run: (tx: SqlExecutor) => Promise<unknown>;
-  /** One statement needs no savepoint: a failing statement undoes only itself. Set on statements only. */
-  statement?: BatchedStatement;
-}
+/** A caller's transaction, or one statement, which needs no savepoint: a failing statement undoes only itself. */
+type Work = { transaction: (tx: SqlExecutor) => Promise<unknown> } | { statement: BatchedStatement };
 
 /** A lone statement of a batch, and what its caller is answered: `run`'s `changes`, or the rows it returns. */
 export interface BatchedStatement {
@@ -60,12 +57,12 @@ export class GroupCommit {
   }
 
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    return this.batcher.submit({ run: work }) as Promise<T>;
+    return this.batcher.submit({ transaction: work }) as Promise<T>;
   }
 
   /** One statement, batched like a transaction but without a savepoint of its own. */
   statement(sql: string, params: unknown[]): Promise<{ changes: number }> {
-    return this.batcher.submit({ run: (tx) => tx.run(sql, params), statement: { sql, params, answer: 'changes' } }) as Promise<{ changes: number }>;
+    return this.batcher.submit({ statement: { sql, params, answer: 'changes' } }) as Promise<{ changes: number }>;
   }
 
   /** One statement that answers a row (`UPDATE ... RETURNING`), batched like `statement`. */
@@ -75,7 +72,7 @@ export class GroupCommit {
 
   /** One statement that answers rows (`INSERT ... RETURNING`), batched like `statement`. */
   statementRows<Row>(sql: string, params: unknown[]): Promise<Row[]> {
-    return this.batcher.submit({ run: (tx) => tx.all<Row>(sql, params), statement: { sql, params, answer: 'rows' } }) as Promise<Row[]>;
+    return this.batcher.submit({ statement: { sql, params, answer: 'rows' } }) as Promise<Row[]>;
   }
 
   /** Resolves when nothing is queued or running. */
@@ -86,10 +83,10 @@ export class GroupCommit {
   private async runBatch(batch: Work[]): Promise<Outcome<unknown>[]> {
     if (batch.length === 1) {
       const [work] = batch;
-      if (work.statement) return [{ ok: true, value: await work.run(this.autocommit) }];
+      if (isStatement(work)) return [{ ok: true, value: await runStatement(this.autocommit, work.statement) }];
       let value: unknown;
       await this.open(async (tx) => {
-        value = await work.run(tx);
+        value = await work.transaction(tx);
       });
       return [{ ok: true, value }];
     }
@@ -100,9 +97,9 @@ export class GroupCommit {
     const outcomes: Outcome<unknown>[] = [];
     await this.open(async (tx) => {
       for (const work of batch) {
-        if (work.statement) {
+        if (isStatement(work)) {
           try {
-            outcomes.push({ ok: true, value: await work.run(tx) });
+            outcomes.push({ ok: true, value: await runStatement(tx, work.statement) });
           } catch (error) {
             if (!isStatementError(error)) throw error;
             outcomes.push({ ok: false, error });
@@ -111,7 +108,7 @@ export class GroupCommit {
         }
         await tx.run('SAVEPOINT unit');
         try {
-          outcomes.push({ ok: true, value: await work.run(tx) });
+          outcomes.push({ ok: true, value: await work.transaction(tx) });
           await tx.run('RELEASE SAVEPOINT unit');
         } catch (error) {
           try {
@@ -130,8 +127,12 @@ export class GroupCommit {
   }
 }
 
-function isStatement(work: Work): work is Work & { statement: BatchedStatement } {
-  return work.statement !== undefined;
+function isStatement(work: Work): work is { statement: BatchedStatement } {
+  return 'statement' in work;
+}
+
+function runStatement(tx: SqlExecutor, { sql, params, answer }: BatchedStatement): Promise<unknown> {
+  return answer === 'changes' ? tx.run(sql, params) : tx.all(sql, params);
 }
 
 /**

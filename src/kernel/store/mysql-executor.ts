@@ -7,7 +7,7 @@
 import mysql from 'mysql2/promise';
 import { toDatabaseError } from './database-error.js';
 import { GroupCommit, type BatchedStatement } from './group-commit.js';
-import { coalescingOn, executorOn, oneText, sendingOn } from './mysql-statements.js';
+import { changesOf, coalescingOn, executorOn, oneText, sendingOn } from './mysql-statements.js';
 import type { PoolConnections, SqlDatabase, SqlExecutor } from './sql-executor.js';
 
 const lockWaitTimeoutSeconds = 5;
@@ -25,8 +25,9 @@ const transactionConnections = 4;
  *
  * Transactions run on connections of their own whose session has autocommit off, so a transaction begins with its
  * first statement instead of a BEGIN round trip (an eighth of the statements per create, MariaDB's CPU per create
- * about 9% lower; docs/performance-notes.md, section 3). Nothing but `inTransaction` uses those connections, and
- * every use ends in COMMIT or ROLLBACK (or the connection is destroyed), so no transaction outlives its batch.
+ * about 9% lower; docs/performance-notes.md, section 3). Nothing but `inTransaction` and `commitStatements` uses those
+ * connections, and every use ends in COMMIT or ROLLBACK (or the connection is destroyed), so no transaction outlives
+ * its batch.
  */
 export class MysqlExecutor implements SqlDatabase {
   private readonly pool: mysql.Pool;
@@ -126,9 +127,7 @@ export class MysqlExecutor implements SqlDatabase {
       throw toDatabaseError(error, statements[0].sql);
     }
     connection.release();
-    return statements.map(({ answer }, index) =>
-      answer === 'changes' ? { changes: Number((results[index] as mysql.ResultSetHeader).affectedRows ?? 0) } : results[index],
-    );
+    return statements.map(({ answer }, index) => (answer === 'changes' ? changesOf(results[index]) : results[index]));
   }
 
   /** A transaction pool's connection, its session switched to autocommit off. */

@@ -54,11 +54,17 @@ export function executorOn(send: Send): SqlExecutor {
       return ((await send(sql, params)) as Row[])[0];
     },
     async run(sql: string, params: unknown[] = []) {
-      const header = await send(sql, params);
-      // mysql2 connects with FOUND_ROWS, so affectedRows counts matched rows, like SQLite's `changes`.
-      return { changes: Number((header as mysql.ResultSetHeader).affectedRows ?? 0) };
+      return changesOf(await send(sql, params));
     },
   };
+}
+
+/**
+ * A write's answer as `run` gives it. mysql2 connects with FOUND_ROWS, so affectedRows counts matched rows, like
+ * SQLite's `changes`.
+ */
+export function changesOf(header: unknown): { changes: number } {
+  return { changes: Number((header as mysql.ResultSetHeader).affectedRows ?? 0) };
 }
 
 /** mysql2 errors carry the statement with every value inlined (`sql`) and quote values in `sqlMessage`. */

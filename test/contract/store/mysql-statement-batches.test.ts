@@ -5,8 +5,8 @@
  */
 import { expect } from 'chai';
 import { MysqlExecutor } from '../../../src/kernel/store/mysql-executor.js';
-import { createTestDatabase } from '../../support/mariadb.js';
-import { startProxyFor, type TcpProxy } from '../../support/tcp-proxy.js';
+import { createProxiedTestDatabase } from '../../support/mariadb.js';
+import type { TcpProxy } from '../../support/tcp-proxy.js';
 
 /** What a promise settled with, as an outcome (a batch answers some callers and fails others). */
 function settled<T>(promise: Promise<T>): Promise<{ value?: T; error?: { code?: string } }> {
@@ -22,11 +22,9 @@ describe('MySQL executor: a batch of statements in one round trip (MariaDB)', ()
   let drop: () => Promise<void>;
 
   before(async function () {
-    const database = await createTestDatabase(this);
-    drop = database.drop;
-    const proxied = await startProxyFor(database.url);
-    proxy = proxied.proxy;
-    executor = new MysqlExecutor(proxied.url, { poolMax: 1 });
+    const database = await createProxiedTestDatabase(this);
+    ({ proxy, drop } = database);
+    executor = new MysqlExecutor(database.proxiedUrl, { poolMax: 1 });
     await executor.run('CREATE TABLE items (id varchar(40) PRIMARY KEY, note mediumtext, count int NOT NULL DEFAULT 0)');
     await executor.run('INSERT INTO items (id, count) VALUES (?, ?), (?, ?), (?, ?)', ['a', 0, 'b', 0, 'c', 0]);
     // Opens a transaction connection (its session setup is no batch's round trip) and asks the server's version once.
@@ -36,7 +34,6 @@ describe('MySQL executor: a batch of statements in one round trip (MariaDB)', ()
   });
   after(async () => {
     await executor?.close();
-    await proxy?.close();
     await drop?.();
   });
 
