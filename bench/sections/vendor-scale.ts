@@ -102,8 +102,9 @@ interface QueueDepth {
 }
 
 /**
- * Samples how many jobs wait for the worker in its two RabbitMQ queues. Not the polls the worker holds itself (most of
- * them, held-polls.ts): those wait for a poll slot inside the worker, which its own lateness measure shows instead.
+ * Samples how many messages wait for the worker in its two RabbitMQ queues (a start's message may carry the starts of
+ * one turn, up to 16: queue/job-messages.ts). Not the polls the worker holds itself (most of them, held-polls.ts):
+ * those wait for a poll slot inside the worker, which its own lateness measure shows instead.
  */
 async function watchQueues(prefix: string, into: QueueDepth[]): Promise<() => Promise<void>> {
   const topology = describeTopology({ prefix, deliveryLimit: 5 });
@@ -379,7 +380,7 @@ tasks in flight; a new worker ${(restartAfterMs / 1000).toFixed(0)} s later; eve
 
 **Poll lateness** (arrival at the vendor minus the stored due time):
 
-| window | polls | p50 | p99 | max | min | later than 1 s | most polls queued in RabbitMQ | most starts queued in RabbitMQ |
+| window | polls | p50 | p99 | max | min | later than 1 s | most poll messages queued in RabbitMQ | most start messages queued in RabbitMQ (up to 16 starts each) |
 |---|---|---|---|---|---|---|---|---|
 ${latenessRow('ramp (creating and starting)', schedule, depths, 0, peakAtMs)}
 ${latenessRow(`steady window at the peak (${steadySeconds} s)`, schedule, depths, before.atMs, after.atMs)}

@@ -62,7 +62,10 @@ export interface JobQueue {
    * store (Sweeper.startUp). Absent or false: delayed jobs wait in the broker.
    */
   readonly delayedJobsDieWithProcess?: boolean;
-  /** Jobs ready and waiting for a worker right now (not delayed, not running); undefined when unknown. For the sweeper. */
+  /**
+   * How much waits for a worker right now (not delayed, not running): jobs, or a broker's messages, which may carry
+   * several (0 only when nothing waits); undefined when unknown. For the sweeper.
+   */
   waiting?(): Promise<number | undefined>;
   /** Whether the broker is reachable right now (for health endpoints); absent = always healthy. */
   health?(): Promise<{ ok: boolean; detail?: string }>;

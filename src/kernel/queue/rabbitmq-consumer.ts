@@ -5,16 +5,17 @@
  * nacked back to its queue (after a growing pause) when it threw. The quorum queues count deliveries and dead-letter
  * a job past the delivery limit to the DLQ, whose consumer calls `onDeadLetter` so the kernel can fail and refund the
  * request. A job out of the delay levels with delay still to go is sent through them again. Delayed polls this
- * worker schedules for itself may be kept in its own timers and run in the poll lane (held-polls.ts).
+ * worker schedules for itself may be kept in its own timers and run in the poll lane (held-polls.ts). A message
+ * carrying the starts of one turn (job-messages.ts) runs each of them in the lane as if delivered alone.
  */
 import type { Channel, ConsumeMessage } from 'amqplib';
 import type { Logger } from 'pino';
 import { bounded } from './deadline.js';
-import { tracing } from '../observability/tracing.js';
 import { HeldPolls } from './held-polls.js';
-import { withTraceparent, type Job, type JobHandler } from './queue-port.js';
+import { parseJobs } from './job-messages.js';
+import type { Job, JobHandler } from './queue-port.js';
 import type { RabbitMqConnection } from './rabbitmq-connection.js';
-import { remainingHeader, traceparentHeader, type RabbitMqPublisher } from './rabbitmq-publisher.js';
+import { remainingHeader, type RabbitMqPublisher } from './rabbitmq-publisher.js';
 import type { Session } from './rabbitmq-session.js';
 import type { RabbitMqTopology } from './rabbitmq-topology.js';
 
@@ -173,11 +174,13 @@ export class RabbitMqConsumer {
   }
 
   private async deliver(channel: Channel, handler: JobHandler, lane: Lane, message: ConsumeMessage): Promise<void> {
-    const job = parseJob(message);
-    if (!job) {
+    const jobs = parseJobs(message);
+    if (!jobs) {
       this.log.error({ body: message.content.toString('utf8').slice(0, 200) }, 'moving a malformed job to the dead-letter queue');
       return settle(channel, message, 'dead-letter');
     }
+    if (jobs.length > 1) return this.deliverBatch(channel, handler, lane, jobs, message);
+    const [job] = jobs;
     const remaining = Number(message.properties.headers?.[remainingHeader] ?? 0);
     if (remaining > 0) return this.continueWait(channel, job, remaining, message);
 
@@ -194,6 +197,47 @@ export class RabbitMqConsumer {
       settle(channel, message, 'requeue');
     } finally {
       this.releaseSlot(lane);
+    }
+  }
+
+  /**
+   * A message carrying the starts of one turn (job-messages.ts): each job takes a slot of the lane as a job delivered
+   * alone would, and the message is settled once every one has run. A job that threw goes back alone, through the
+   * delay levels for the redelivery pause, where the queue's delivery limit counts its further attempts; the message is
+   * acked once those are queued. When that fails, or when the queue closes before every job got a slot, the whole
+   * message goes back: its jobs that ran already claim nothing the next time (a start's claim is pinned to a request
+   * never claimed), so none is started twice.
+   */
+  private async deliverBatch(channel: Channel, handler: JobHandler, lane: Lane, jobs: Job[], message: ConsumeMessage): Promise<void> {
+    this.settling += 1;
+    try {
+      const outcomes = await Promise.all(
+        jobs.map(async (job): Promise<'done' | 'failed' | 'not run'> => {
+          if (!(await this.takeSlot(lane))) return 'not run';
+          try {
+            await handler(job);
+            return 'done';
+          } catch (error) {
+            this.log.warn({ err: error, requestId: job.requestId }, 'job handler failed; handing the job back on its own');
+            return 'failed';
+          } finally {
+            this.releaseSlot(lane);
+          }
+        }),
+      );
+      if (outcomes.includes('not run')) return settle(channel, message, 'requeue');
+      const failed = jobs.filter((_, index) => outcomes[index] === 'failed');
+      try {
+        await Promise.all(failed.map((job) => this.options.publisher.publish(job, { delayMs: this.options.redeliveryDelayMs, alone: true })));
+      } catch (error) {
+        this.log.warn({ err: error, jobs: jobs.length }, 'could not hand failed jobs of a batch back; the whole batch goes back');
+        await this.pause(this.options.redeliveryDelayMs);
+        return settle(channel, message, 'requeue');
+      }
+      settle(channel, message, 'ack');
+    } finally {
+      this.settling -= 1;
+      this.notifyIdle();
     }
   }
 
@@ -247,19 +291,23 @@ export class RabbitMqConsumer {
     }
   }
 
+  /** Every job of a dead letter (a batch's too) goes to `onDeadLetter`, which leaves a finished request as it is. */
   private async deliverDeadLetter(channel: Channel, onDeadLetter: (requestId: string) => Promise<void>, message: ConsumeMessage): Promise<void> {
-    const job = parseJob(message);
-    if (!job) {
+    const jobs = parseJobs(message);
+    if (!jobs) {
       this.log.error({ body: message.content.toString('utf8').slice(0, 200) }, 'discarding a malformed dead letter');
       return settle(channel, message, 'ack');
     }
     this.settling += 1;
+    const requestIds = jobs.map((job) => job.requestId);
     try {
-      this.log.warn({ requestId: job.requestId }, 'job exhausted its deliveries and was dead-lettered');
-      await onDeadLetter(job.requestId);
+      for (const requestId of requestIds) {
+        this.log.warn({ requestId }, 'job exhausted its deliveries and was dead-lettered');
+        await onDeadLetter(requestId);
+      }
       settle(channel, message, 'ack');
     } catch (error) {
-      this.log.error({ err: error, requestId: job.requestId }, 'dead-letter hook failed; retrying later');
+      this.log.error({ err: error, requestIds }, 'dead-letter hook failed; retrying later');
       await this.pause(this.options.redeliveryDelayMs);
       settle(channel, message, 'requeue');
     } finally {
@@ -326,23 +374,4 @@ function settle(channel: Channel, message: ConsumeMessage, outcome: Outcome): vo
   } catch {
     // IllegalOperationError: channel closed. The broker redelivers the job; its handler is idempotent.
   }
-}
-
-function parseJob(message: ConsumeMessage): Job | undefined {
-  try {
-    const body: unknown = JSON.parse(message.content.toString('utf8'));
-    if (typeof body === 'object' && body !== null && typeof (body as Job).requestId === 'string' && (body as Job).requestId !== '') {
-      const header: unknown = message.properties.headers?.[traceparentHeader];
-      const traceparent = typeof header === 'string' ? header : Buffer.isBuffer(header) ? header.toString('latin1') : undefined;
-      const { requestId, poll, dueAtMs, known } = body as Job;
-      // Whole literals, not a spread of the optional field: on Node 20 a property added by a spread costs per message.
-      const job: Job = !(Number.isSafeInteger(poll) && poll! >= 0)
-        ? typeof known === 'string' ? { requestId, known } : { requestId }
-        : Number.isSafeInteger(dueAtMs) ? { requestId, poll, dueAtMs } : { requestId, poll };
-      return withTraceparent(job, tracing.nearest(traceparent));
-    }
-  } catch {
-    // fall through: malformed
-  }
-  return undefined;
 }

@@ -5,9 +5,13 @@
  * broker has been gone for longer than that, publishes reject at once: an API process answers its creates
  * without waiting on a broker known to be down (the request row is the outbox, see
  * lifecycle/create-request.ts). Every rejection means "not known to be queued".
+ *
+ * The starts published in one turn go as one message, sent once the turn is over (job-messages.ts): each caller's
+ * publish settles with that message's confirm.
  */
 import { randomUUID } from 'node:crypto';
 import { jobPublishSpan, spanNames, tracing } from '../observability/tracing.js';
+import { batchBody, jobBody, joinsBatch, maxJobsPerMessage, traceparentHeader } from './job-messages.js';
 import { withTraceparent, type Job } from './queue-port.js';
 import type { RabbitMqConnection } from './rabbitmq-connection.js';
 import { connectionLostMessage, type PendingConfirm, type Session } from './rabbitmq-session.js';
@@ -16,32 +20,76 @@ import { planDelay, type DelayPlan, type Destination, type RabbitMqTopology } fr
 /** Header carrying the part of a delay still to wait when a job comes out of the delay levels. */
 export const remainingHeader = 'mediagate-remaining-ms';
 
-/**
- * W3C trace context of the job (Job.traceparent), under the header name the amqplib instrumentation also reads and
- * writes: when it is on, it replaces the value with its own publish span's, a child of ours in the same trace.
- */
-export const traceparentHeader = 'traceparent';
+/** Starts of the current turn waiting to go as one message, with their callers' answers. */
+interface Gathered {
+  jobs: Job[];
+  answers: { resolve(): void; reject(error: unknown): void }[];
+}
 
 export class RabbitMqPublisher {
+  private gathered: Gathered | undefined;
+
   constructor(
     private readonly connection: RabbitMqConnection,
     private readonly topology: RabbitMqTopology,
     private readonly publishTimeoutMs: number,
   ) {}
 
-  publish(job: Job, options: { delayMs?: number } = {}): Promise<void> {
+  /** `alone`: never in one message with other jobs (a job handed back after it failed in one: see the consumer). */
+  publish(job: Job, options: { delayMs?: number; alone?: boolean } = {}): Promise<void> {
     const delayMs = options.delayMs ?? 0;
-    return tracing.inSpan(spanNames.publish, jobPublishSpan(job, delayMs, 'rabbitmq'), (span) => this.send(withTraceparent(job, span.traceparent), delayMs));
+    return tracing.inSpan(spanNames.publish, jobPublishSpan(job, delayMs, 'rabbitmq'), (span) => {
+      const traced = withTraceparent(job, span.traceparent);
+      return !options.alone && joinsBatch(traced, delayMs) ? this.gather(traced) : this.send(traced, delayMs);
+    });
+  }
+
+  /** Adds `job` to its turn's message, sent once the turn is over or once it is full. */
+  private gather(job: Job): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      let gathered = this.gathered;
+      if (!gathered) {
+        const turn: Gathered = { jobs: [], answers: [] };
+        gathered = this.gathered = turn;
+        // After the turn's I/O callbacks and their promise chains: every create an admission batch answered is in it.
+        setImmediate(() => this.sendGathered(turn));
+      }
+      gathered.jobs.push(job);
+      gathered.answers.push({ resolve, reject });
+      if (gathered.jobs.length === maxJobsPerMessage) this.sendGathered(gathered);
+    });
+  }
+
+  private sendGathered(gathered: Gathered): void {
+    // Sent already: it filled up before the end of its turn.
+    if (this.gathered !== gathered) return;
+    this.gathered = undefined;
+    const { jobs, answers } = gathered;
+    const sent = jobs.length === 1 ? this.send(jobs[0], 0) : this.sendBatch(jobs);
+    sent.then(
+      () => answers.forEach((answer) => answer.resolve()),
+      (error: unknown) => answers.forEach((answer) => answer.reject(error)),
+    );
   }
 
   private async send(job: Job, delayMs: number): Promise<void> {
+    const { session, deadline } = await this.sessionFor();
+    await this.publishOn(session, job, planDelay(delayMs, destinationOf(job), this.topology), deadline);
+  }
+
+  private async sendBatch(jobs: Job[]): Promise<void> {
+    const { session, deadline } = await this.sessionFor();
+    await this.sendMessage(session, this.topology.workExchange, destinationOf(jobs[0]), Buffer.from(JSON.stringify(batchBody(jobs))), {}, deadline);
+  }
+
+  /** A live session and the deadline of a publish on it; rejects at once when the broker is known to be down. */
+  private async sessionFor(): Promise<{ session: Session; deadline: number }> {
     const outageSinceMs = this.connection.outageSinceMs;
     const downForMs = outageSinceMs === undefined ? 0 : Date.now() - outageSinceMs;
     // Past one timeout an outage is not a blip: waiting for it again would only add latency to every caller.
     if (downForMs > this.publishTimeoutMs) throw new Error(`RabbitMQ is unreachable (down for ${downForMs} ms); not waiting for it`);
     const deadline = Date.now() + this.publishTimeoutMs;
-    const session = await this.connection.waitForSession(deadline);
-    await this.publishOn(session, job, planDelay(delayMs, destinationOf(job), this.topology), deadline);
+    return { session: await this.connection.waitForSession(deadline), deadline };
   }
 
   /** Sends a job that came out of the delay levels with `remainingMs` still to wait through them again. */
@@ -59,7 +107,11 @@ export class RabbitMqPublisher {
       // Through the delay levels too: dead-lettering keeps a message's headers.
       ...(job.traceparent ? { [traceparentHeader]: job.traceparent } : {}),
     };
-    const body = Buffer.from(JSON.stringify(messageOf(job)));
+    return this.sendMessage(session, exchange, routingKey, Buffer.from(JSON.stringify(jobBody(job))), headers, deadline);
+  }
+
+  /** Publishes one persistent message; resolves on the broker's confirm. */
+  private sendMessage(session: Session, exchange: string, routingKey: string, body: Buffer, headers: Record<string, unknown>, deadline: number): Promise<void> {
     const messageId = randomUUID();
     return new Promise<void>((resolve, reject) => {
       let settled = false;
@@ -102,13 +154,4 @@ export class RabbitMqPublisher {
 /** Polls go to the poll queue, everything else (starts) to the work queue. */
 export function destinationOf(job: Job): Destination {
   return job.poll === undefined ? 'work' : 'poll';
-}
-
-/**
- * What a message carries of a job. A start carries its admitted row (queue-port.ts); a poll's known row stays in the
- * worker that holds the poll.
- */
-function messageOf(job: Job): Pick<Job, 'requestId' | 'poll' | 'dueAtMs' | 'known'> {
-  if (job.poll !== undefined) return { requestId: job.requestId, poll: job.poll, dueAtMs: job.dueAtMs };
-  return job.known !== undefined ? { requestId: job.requestId, known: job.known } : { requestId: job.requestId };
 }

@@ -5,7 +5,8 @@
  *  - a job is acked only after its handler resolved, and nacked back to the queue when it threw; the quorum
  *    queue counts deliveries and dead-letters a job past `deliveryLimit` to the DLQ, whose consumer calls
  *    `onDeadLetter` so the kernel can fail and refund the request (rabbitmq-consumer.ts);
- *  - starts and vendor polls are consumed from two queues, each with its own concurrency;
+ *  - starts and vendor polls are consumed from two queues, each with its own concurrency; the starts one turn
+ *    publishes go as one message (job-messages.ts);
  *  - delays are counted down inside the broker, digit by digit through fixed-TTL quorum queues (no consumer
  *    involved until the job is due, no head-of-line blocking), see rabbitmq-topology.ts;
  *  - a lost connection is re-opened with capped, jittered exponential backoff: topology re-declared,
@@ -162,8 +163,9 @@ export class RabbitMqQueue implements JobQueue {
   }
 
   /**
-   * Jobs ready in the work and poll queues, not yet handed to a consumer (delayed ones are still in the delay
-   * levels); undefined while there is no connection or the broker does not answer within a few seconds.
+   * Messages ready in the work and poll queues, not yet handed to a consumer (delayed ones are still in the delay
+   * levels; a message carrying several starts counts once: the sweeper asks only whether any wait); undefined while
+   * there is no connection or the broker does not answer within a few seconds.
    */
   async waiting(): Promise<number | undefined> {
     const session = this.connection.session;

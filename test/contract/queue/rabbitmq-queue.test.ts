@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { pino, type Logger } from 'pino';
 import { amqpSocketOf, isCoalescingWrites } from '../../../src/kernel/queue/coalesced-writes.js';
+import { maxJobsPerMessage } from '../../../src/kernel/queue/job-messages.js';
 import type { RabbitMqConnection } from '../../../src/kernel/queue/rabbitmq-connection.js';
 import { RabbitMqQueue, type RabbitMqQueueOptions } from '../../../src/kernel/queue/rabbitmq-queue.js';
 import type { KnownRow } from '../../../src/kernel/store/known-rows.js';
@@ -214,6 +215,140 @@ describe('RabbitMqQueue', function () {
         // Once held, then the broker's delivery and its one redelivery.
         expect(attempts).to.equal(3);
         expect(deadLetters).to.deep.equal(['req_failing_poll']);
+      });
+    });
+
+    describe('the starts of one turn in one message', () => {
+      /** Every message in `queueName`, taken off it: their bodies. */
+      async function drain(queueName: string): Promise<unknown[]> {
+        return withBrokerChannel(async (channel) => {
+          const bodies: unknown[] = [];
+          for (let message = await channel.get(queueName, { noAck: true }); message; message = await channel.get(queueName, { noAck: true })) bodies.push(JSON.parse(message.content.toString()));
+          return bodies;
+        });
+      }
+
+      it('sends the starts published in one turn as one message; a delayed job, a poll and a start of another turn go alone', async function () {
+        const outcomes: string[] = [];
+        const queue = make({ onPublish: (outcome) => outcomes.push(outcome) });
+        await queue.connect();
+        const known = '{"id":"req_batch_b","input":{"prompt":"\\"ü\\" \'); DROP TABLE"}}' as KnownRow;
+        await Promise.all([
+          queue.publish({ requestId: 'req_batch_a' }),
+          queue.publish({ requestId: 'req_batch_b', known }),
+          queue.publish({ requestId: 'req_poll_now', poll: 1 }),
+          queue.publish({ requestId: 'req_start_later' }, { delayMs: 100 }),
+          queue.publish({ requestId: 'req_batch_c' }),
+        ]);
+        await queue.publish({ requestId: 'req_next_turn' });
+        // Each caller is told of its own publish.
+        expect(outcomes).to.deep.equal(Array(6).fill('confirmed'));
+
+        expect(await drain(queue.topology.workQueue)).to.deep.equal([
+          { jobs: [{ requestId: 'req_batch_a' }, { requestId: 'req_batch_b', known }, { requestId: 'req_batch_c' }] },
+          { requestId: 'req_next_turn' },
+        ]);
+        expect(await drain(queue.topology.pollQueue)).to.deep.equal([{ requestId: 'req_poll_now', poll: 1 }]);
+        let delayed: unknown[] = [];
+        await waitFor(() => delayed.length > 0, 5_000, 'the delayed start', async () => (delayed = delayed.concat(await drain(queue.topology.workQueue))));
+        expect(delayed).to.deep.equal([{ requestId: 'req_start_later' }]);
+      });
+
+      it(`carries at most ${maxJobsPerMessage} jobs in a message, and delivers every job of a batch to the handler once`, async function () {
+        const queue = make();
+        await queue.connect();
+        const ids = Array.from({ length: 2 * maxJobsPerMessage + 3 }, (_, i) => `req_many_${i}`);
+        await Promise.all(ids.map((requestId) => queue.publish({ requestId })));
+        expect(await messageCounts([queue.topology.workQueue])).to.deep.equal({ [queue.topology.workQueue]: 3 });
+
+        const handled: string[] = [];
+        let running = 0;
+        let mostAtOnce = 0;
+        await queue.consume(
+          async (job) => {
+            running += 1;
+            mostAtOnce = Math.max(mostAtOnce, running);
+            await new Promise((resolve) => setTimeout(resolve, 2));
+            handled.push(job.requestId);
+            running -= 1;
+          },
+          { concurrency: 4 },
+        );
+        await waitFor(() => handled.length === ids.length, 5_000, 'every job of the batches');
+        await queue.close();
+        expect([...handled].sort()).to.deep.equal([...ids].sort());
+        // The lane's limit holds across the jobs of a message, not per message.
+        expect(mostAtOnce).to.equal(4);
+        expect(await messageCounts([queue.topology.workQueue])).to.deep.equal({ [queue.topology.workQueue]: 0 });
+      });
+
+      it('hands a job that failed in a batch back alone, counted by the delivery limit from there; the others run once', async function () {
+        const deadLetters: string[] = [];
+        const queue = make({ deliveryLimit: 1, onDeadLetter: async (requestId) => void deadLetters.push(requestId) });
+        const attempts = new Map<string, number>();
+        await queue.consume(
+          async (job) => {
+            attempts.set(job.requestId, (attempts.get(job.requestId) ?? 0) + 1);
+            if (job.requestId === 'req_poison') throw new Error('poison');
+            if (job.requestId === 'req_flaky' && attempts.get('req_flaky') === 1) throw new Error('store blip');
+          },
+          { concurrency: 2 },
+        );
+        await Promise.all(['req_fine_1', 'req_poison', 'req_flaky', 'req_fine_2'].map((requestId) => queue.publish({ requestId })));
+
+        await waitFor(() => deadLetters.length === 1, 10_000, 'the poison job to be dead-lettered');
+        await quietPeriod(200);
+        // The poison job: once in the batch, then alone its first delivery and its one redelivery.
+        expect(Object.fromEntries(attempts)).to.deep.equal({ req_fine_1: 1, req_poison: 3, req_flaky: 2, req_fine_2: 1 });
+        expect(deadLetters).to.deep.equal(['req_poison']);
+        await queue.close();
+        expect(await messageCounts([queue.topology.workQueue, queue.topology.deadQueue])).to.deep.equal({ [queue.topology.workQueue]: 0, [queue.topology.deadQueue]: 0 });
+      });
+
+      it('close() before every job of a batch got a slot hands the whole message back, once its running jobs are done', async function () {
+        const queue = make();
+        let release!: () => void;
+        const gate = new Promise<void>((resolve) => (release = resolve));
+        const started: string[] = [];
+        await queue.consume(
+          async (job) => {
+            started.push(job.requestId);
+            await gate;
+          },
+          { concurrency: 1 },
+        );
+        await Promise.all(['req_first', 'req_second', 'req_third'].map((requestId) => queue.publish({ requestId })));
+        await waitFor(() => started.length === 1, 5_000, 'the first job to start');
+        const closing = queue.close();
+        setTimeout(release, 100);
+        await closing;
+        expect(started).to.deep.equal(['req_first']);
+        // Back whole: the next worker's claim of req_first finds it claimed already and does nothing.
+        expect(await drain(queue.topology.workQueue)).to.deep.equal([{ jobs: [{ requestId: 'req_first' }, { requestId: 'req_second' }, { requestId: 'req_third' }] }]);
+      });
+
+      it('gives every job of a dead-lettered batch to onDeadLetter, and dead-letters a batch with a job it cannot read', async function () {
+        const deadLetters: string[] = [];
+        const queue = make({ onDeadLetter: async (requestId) => void deadLetters.push(requestId) });
+        const handled: string[] = [];
+        await queue.consume(async (job) => void handled.push(job.requestId), { concurrency: 2 });
+        await withBrokerChannel(async (channel) => {
+          channel.sendToQueue(queue.topology.deadQueue, Buffer.from(JSON.stringify({ jobs: [{ requestId: 'req_dead_a' }, { requestId: 'req_dead_b' }] })));
+          channel.sendToQueue(queue.topology.workQueue, Buffer.from(JSON.stringify({ jobs: [{ requestId: 'req_readable' }, { poll: 1 }] })));
+          channel.sendToQueue(queue.topology.workQueue, Buffer.from(JSON.stringify({ jobs: [] })));
+          // The channel's close-ok follows the publishes on the same channel: they are with the broker.
+          await channel.close();
+        });
+
+        await waitFor(() => deadLetters.length === 2, 5_000, 'both jobs of the dead letter');
+        expect(deadLetters).to.deep.equal(['req_dead_a', 'req_dead_b']);
+        // The unreadable batches went to the dead-letter queue whole, and its consumer discarded them.
+        let counts: Record<string, number> = {};
+        const empty = () => Object.keys(counts).length === 2 && Object.values(counts).every((count) => count === 0);
+        await waitFor(empty, 5_000, 'both queues empty', async () => (counts = await messageCounts([queue.topology.workQueue, queue.topology.deadQueue])));
+        await quietPeriod(100);
+        expect(handled).to.deep.equal([]);
+        expect(deadLetters).to.deep.equal(['req_dead_a', 'req_dead_b']);
       });
     });
 
