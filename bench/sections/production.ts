@@ -294,7 +294,7 @@ ${summary.items.map((item) => `| \`${item.name.replace(/\|/g, '\\|')}\` | ${item
     .join('');
 }
 
-/** The servers' floor per create: one-key commits per create at the commit floor, plus one job through the broker. */
+/** The servers' floor per create: one-key commits per create at the commit floor, plus one job through the broker as a message of its own. */
 function floorOf(measured: Measurement, floors = measured.floors): number {
   const commits = Math.min(...measured.oneKey.map((run) => run.grossStatements.Com_commit ?? 0));
   return commits * (floors[0]?.serverMsPerOperation ?? NaN) + (floors[1]?.serverMsPerOperation ?? NaN);
@@ -367,7 +367,7 @@ the clients go, then paced at the one-key case's create rate (${measured.pacedAt
 ${[...floors, ...measured.pacedFloors].map((floor) => `| ${floor.name} | ${floor.perSecond} | ${floor.serverMsPerOperation.toFixed(3)} |`).join('\n')}
 
 A create's floor on these servers is its share of a commit (raw Com_commit per create above, one key: writes are
-batched, and a lone statement commits by itself uncounted) times the commit floor, plus one job through the broker (${floors[1]?.serverMsPerOperation.toFixed(3)} ms):
+batched, and a lone statement commits by itself uncounted) times the commit floor, plus one job through the broker as a message of its own (${floors[1]?.serverMsPerOperation.toFixed(3)} ms):
 ${(floorOf(measured)).toFixed(2)} ms per create with one key (MariaDB's and RabbitMQ's net CPU per create above for comparison), before
 any gateway process spends anything; ${cores} cores carry at most ${Math.round((cores * 1000) / floorOf(measured))} creates/s on the servers alone.
 
@@ -375,7 +375,7 @@ Both servers batch their syncs (InnoDB's group commit, the quorum queue's log wr
 fewer arrive together. At the gateway's own rate, the same share of a commit and one job per create cost the servers
 ${floorOf(measured, measured.pacedFloors).toFixed(2)} ms (MariaDB ${measured.pacedFloors[0]?.serverMsPerOperation.toFixed(3)}, RabbitMQ
 ${measured.pacedFloors[1]?.serverMsPerOperation.toFixed(3)}), against the gateway's net ${oneKeyNet(measured, 'MariaDB').toFixed(3)} (MariaDB, ${(Math.min(...measured.oneKey.map((run) => run.grossStatements.Questions ?? 0))).toFixed(1)} statements per create)
-and ${oneKeyNet(measured, 'RabbitMQ').toFixed(3)} (RabbitMQ, one job per create and the change notices) with one key.
+and ${oneKeyNet(measured, 'RabbitMQ').toFixed(3)} (RabbitMQ: the starts one turn of an API process publishes share one message, docs/rabbitmq.md, so a create's share of a message is under one; and the change notices) with one key.
 ${profileSection(measured.profiles)}`;
 }
 
