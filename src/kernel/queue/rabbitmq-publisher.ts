@@ -6,11 +6,12 @@
  * without waiting on a broker known to be down (the request row is the outbox, see
  * lifecycle/create-request.ts). Every rejection means "not known to be queued".
  *
- * The starts published in one turn go as one message, sent once the turn is over (job-messages.ts): each caller's
- * publish settles with that message's confirm.
+ * The starts published in one turn go as one message, sent once the turn is over (job-messages.ts; gathered by the
+ * store's MicroBatcher, as admissions and group commits are): each caller's publish settles with that message's confirm.
  */
 import { randomUUID } from 'node:crypto';
 import { jobPublishSpan, spanNames, tracing } from '../observability/tracing.js';
+import { MicroBatcher } from '../store/micro-batcher.js';
 import { batchBody, jobBody, joinsBatch, maxJobsPerMessage, traceparentHeader } from './job-messages.js';
 import { withTraceparent, type Job } from './queue-port.js';
 import type { RabbitMqConnection } from './rabbitmq-connection.js';
@@ -20,14 +21,18 @@ import { planDelay, type DelayPlan, type Destination, type RabbitMqTopology } fr
 /** Header carrying the part of a delay still to wait when a job comes out of the delay levels. */
 export const remainingHeader = 'mediagate-remaining-ms';
 
-/** Starts of the current turn waiting to go as one message, with their callers' answers. */
-interface Gathered {
-  jobs: Job[];
-  answers: { resolve(): void; reject(error: unknown): void }[];
-}
-
 export class RabbitMqPublisher {
-  private gathered: Gathered | undefined;
+  /**
+   * A turn's starts, sent once the turn is over as messages of up to maxJobsPerMessage; as many at once as the turn
+   * fills, so none waits for another's confirm.
+   */
+  private readonly starts = new MicroBatcher<Job, void>(
+    async (jobs) => {
+      await (jobs.length === 1 ? this.send(jobs[0], 0) : this.sendBatch(jobs));
+      return jobs.map(() => ({ ok: true, value: undefined }));
+    },
+    { parallel: Number.POSITIVE_INFINITY, maxBatch: maxJobsPerMessage },
+  );
 
   constructor(
     private readonly connection: RabbitMqConnection,
@@ -40,36 +45,8 @@ export class RabbitMqPublisher {
     const delayMs = options.delayMs ?? 0;
     return tracing.inSpan(spanNames.publish, jobPublishSpan(job, delayMs, 'rabbitmq'), (span) => {
       const traced = withTraceparent(job, span.traceparent);
-      return !options.alone && joinsBatch(traced, delayMs) ? this.gather(traced) : this.send(traced, delayMs);
+      return !options.alone && joinsBatch(traced, delayMs) ? this.starts.submit(traced) : this.send(traced, delayMs);
     });
-  }
-
-  /** Adds `job` to its turn's message, sent once the turn is over or once it is full. */
-  private gather(job: Job): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      let gathered = this.gathered;
-      if (!gathered) {
-        const turn: Gathered = { jobs: [], answers: [] };
-        gathered = this.gathered = turn;
-        // After the turn's I/O callbacks and their promise chains: every create an admission batch answered is in it.
-        setImmediate(() => this.sendGathered(turn));
-      }
-      gathered.jobs.push(job);
-      gathered.answers.push({ resolve, reject });
-      if (gathered.jobs.length === maxJobsPerMessage) this.sendGathered(gathered);
-    });
-  }
-
-  private sendGathered(gathered: Gathered): void {
-    // Sent already: it filled up before the end of its turn.
-    if (this.gathered !== gathered) return;
-    this.gathered = undefined;
-    const { jobs, answers } = gathered;
-    const sent = jobs.length === 1 ? this.send(jobs[0], 0) : this.sendBatch(jobs);
-    sent.then(
-      () => answers.forEach((answer) => answer.resolve()),
-      (error: unknown) => answers.forEach((answer) => answer.reject(error)),
-    );
   }
 
   private async send(job: Job, delayMs: number): Promise<void> {
