@@ -163,7 +163,7 @@ async function composeGateway(settings: Settings, options: GatewayOptions, log: 
   const users = new Users(database.sql, clock);
   const consoleSessions = new ConsoleSessions(database.sql, clock);
   const consoleSignIn = new ConsoleSignIn(users, new LoginThrottle(database.sql, clock));
-  const oauth = openOAuth(database.sql, apiKeys, clock, settings.server.public_url);
+  const oauth = openOAuth(database.sql, apiKeys, clock, settings.server.public_url, { onTouchError: (error) => log.warn({ err: error }, 'could not record OAuth link use') });
   const blobs =
     options.blobs ??
     (settings.blobs.url
@@ -334,6 +334,8 @@ async function composeGateway(settings: Settings, options: GatewayOptions, log: 
       await cancelNotices?.close();
       plugins.shutdown();
       await admissions.idle();
+      await apiKeys.close();
+      await oauth.links.close();
       await database.close();
       (blobs as { destroy?: () => void }).destroy?.();
     },

@@ -9,11 +9,10 @@ import { ApiError } from '../kernel/errors/index.js';
 import { AccessTokenRejected, AccessTokenVerifier, type OAuthKernel } from '../kernel/oauth/index.js';
 import type { Principal } from './principal.js';
 
-/** What resolving a credential reads: the key store, the OAuth links and keys, where to report trouble. */
+/** What resolving a credential reads: the key store, the OAuth links and keys. */
 export interface CredentialSources {
   apiKeys: ApiKeys;
   oauth: OAuthKernel;
-  onTouchError(error: unknown): void;
 }
 
 /** The credential the request carries, if any; `Authorization` wins over `x-api-key` when both are sent. */
@@ -59,7 +58,7 @@ async function oauthPrincipal(token: string, sources: CredentialSources, challen
   if (!link || link.clientId !== verified.clientId || link.userId !== verified.subject) {
     throw unauthenticated('the access to this account was revoked; connect the application again', challenge(true));
   }
-  oauth.links.touch(link.id, sources.onTouchError);
+  oauth.links.touch(link.id);
   return {
     kind: 'oauth',
     accountId: link.accountId,

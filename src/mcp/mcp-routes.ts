@@ -95,11 +95,7 @@ function handleMessages(gateway: Gateway, identity: ServerIdentity, knowledge: K
   const scopeByName = toolScopeByName(allTools);
   const metadataUrl = resourceMetadataUrl(identity);
   const challenge = (invalid: boolean) => bearerChallenge(metadataUrl, challengeScopes, invalid);
-  const sources: CredentialSources = {
-    apiKeys: gateway.apiKeys,
-    oauth: gateway.oauth,
-    onTouchError: (error) => gateway.log.warn({ err: error }, 'could not record OAuth link use'),
-  };
+  const sources: CredentialSources = { apiKeys: gateway.apiKeys, oauth: gateway.oauth };
   return async function answerMessages(ctx: Context): Promise<void> {
     const body: unknown = ctx.state.body;
     countMessages(body, gateway.metrics);

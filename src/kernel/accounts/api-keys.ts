@@ -5,6 +5,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../errors/index.js';
 import { allScopes, newId, type AccountStore, type ApiKeyRecord, type Scope } from '../store/index.js';
+import { LastUseRecorder } from './last-use-recorder.js';
 
 const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -51,13 +52,24 @@ export const apiKeyCacheMs = 2_000;
  */
 export class ApiKeys {
   private readonly cache = new Map<string, { key: AuthenticatedKey; expiresAtMs: number }>();
-  private readonly lastTouched = new Map<string, number>();
+  /** Each key's last use, to the second: enough to audit a key, without a write per call (last-use-recorder.ts). */
+  private readonly uses: LastUseRecorder;
 
   constructor(
     private readonly accounts: AccountStore,
     private readonly clock: { now(): number },
     private readonly options: { cacheMs?: number; touchResolutionMs?: number; onTouchError?: (error: unknown) => void } = {},
-  ) {}
+  ) {
+    this.uses = new LastUseRecorder((uses, resolutionMs) => accounts.touchApiKeys(uses, resolutionMs), {
+      resolutionMs: options.touchResolutionMs ?? 1000,
+      onError: (error) => options.onTouchError?.(error),
+    });
+  }
+
+  /** Writes the last uses still held; at shutdown, before the store closes. */
+  close(): Promise<void> {
+    return this.uses.close();
+  }
 
   /** Revokes a key by id or prefix; effective at once in this process. */
   async revoke(idOrPrefix: string): Promise<number> {
@@ -112,7 +124,7 @@ export class ApiKeys {
     // process sees every key in its headers anyway; the store keeps only hashes.
     const cached = this.cache.get(plaintext);
     if (cached && cached.expiresAtMs > now) {
-      this.touch(cached.key.apiKeyId, now);
+      this.uses.record(cached.key.apiKeyId, now);
       return cached.key;
     }
     const hash = hashApiKey(plaintext);
@@ -124,19 +136,8 @@ export class ApiKeys {
     const key: AuthenticatedKey = { apiKeyId: found.id, accountId: found.accountId, name: found.name, scopes: found.scopes };
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(plaintext, { key, expiresAtMs: now + (this.options.cacheMs ?? apiKeyCacheMs) });
-    this.touch(found.id, now);
+    this.uses.record(found.id, now);
     return key;
-  }
-
-  /**
-   * Records the key's last use, to the second: enough to audit a key without a write per call. The write
-   * is not awaited — a failed touch must not fail the caller's request.
-   */
-  private touch(apiKeyId: string, now: number): void {
-    const resolution = this.options.touchResolutionMs ?? 1000;
-    if (now - (this.lastTouched.get(apiKeyId) ?? 0) < resolution) return;
-    this.lastTouched.set(apiKeyId, now);
-    this.accounts.touchApiKey(apiKeyId, now, resolution).catch((error) => this.options.onTouchError?.(error));
   }
 }
 

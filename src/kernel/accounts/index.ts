@@ -5,3 +5,4 @@ export { ConsoleSessions, sessionIdOf, sessionLifetime, type ConsoleSession } fr
 export { LoginThrottle, loginThrottleLimits } from './login-throttle.js';
 export { ConsoleSignIn, type SignInResult } from './console-sign-in.js';
 export { generatePassword, hashPassword, verifyPassword, passwordProblem } from './passwords.js';
+export { LastUseRecorder, type LastUseOptions, type WriteLastUses } from './last-use-recorder.js';

@@ -28,11 +28,11 @@ export interface OAuthKernel {
   verifier(): Promise<AccessTokenVerifier>;
 }
 
-export function openOAuth(db: SqlDatabase, apiKeys: ApiKeys, clock: { now(): number }, publicUrl: string): OAuthKernel {
+export function openOAuth(db: SqlDatabase, apiKeys: ApiKeys, clock: { now(): number }, publicUrl: string, options: { onTouchError?: (error: unknown) => void } = {}): OAuthKernel {
   const issuer = new URL(publicUrl).origin;
   const mcpResource = `${publicUrl}/mcp`;
   const keyStore = new OAuthKeys(db, clock);
-  const links = new OAuthLinks(db, apiKeys, clock);
+  const links = new OAuthLinks(db, apiKeys, clock, options);
   const models = new OAuthModelStore(db, clock, (grantId) => links.revokeForGrant(grantId));
   const keys = retryingOnce(() => keyStore.load());
   const verifier = retryingOnce(async () => new AccessTokenVerifier((await keys()).signingKeys, { issuer, audience: mcpResource }, clock));

@@ -5,8 +5,8 @@
  * revoking the link revokes the key, which the admission transaction checks on every create.
  */
 import { createHash } from 'node:crypto';
-import type { ApiKeys } from '../accounts/index.js';
-import { newId } from '../store/index.js';
+import { LastUseRecorder, type ApiKeys } from '../accounts/index.js';
+import { newId, writeLastUses } from '../store/index.js';
 import type { SqlDatabase } from '../store/sql-executor.js';
 import { requestScopesOf, parseOAuthScopes, type OAuthScope } from './oauth-scopes.js';
 
@@ -40,13 +40,20 @@ const linkCacheMs = 2_000;
 
 export class OAuthLinks {
   private readonly cache = new Map<string, { link: OAuthLink | undefined; expiresAtMs: number }>();
-  private readonly lastTouched = new Map<string, number>();
+  /** Each link's last use, to the minute, written with the others' (accounts/last-use-recorder.ts). */
+  private readonly uses: LastUseRecorder;
 
   constructor(
     private readonly db: SqlDatabase,
     private readonly apiKeys: ApiKeys,
     private readonly clock: { now(): number },
-  ) {}
+    options: { onTouchError?: (error: unknown) => void } = {},
+  ) {
+    this.uses = new LastUseRecorder((uses, resolutionMs) => writeLastUses(db, 'oauth_links', uses, resolutionMs), {
+      resolutionMs: 60_000,
+      onError: (error) => options.onTouchError?.(error),
+    });
+  }
 
   /** Records an approval: a new link (and its key), or the same grant's link with the newly approved scopes. */
   async approve(approval: NewLink): Promise<OAuthLink> {
@@ -118,12 +125,14 @@ export class OAuthLinks {
     if (link && link.revokedAtMs === null) await this.revoke(link.id);
   }
 
-  /** Records use, at most once a minute per link and never awaited by the caller's request. */
-  touch(id: string, onError: (error: unknown) => void): void {
-    const now = this.clock.now();
-    if (now - (this.lastTouched.get(id) ?? 0) < 60_000) return;
-    this.lastTouched.set(id, now);
-    this.db.run('UPDATE oauth_links SET last_used_at_ms = ? WHERE id = ?', [now, id]).catch(onError);
+  /** Records use, to the minute, never awaited by the caller's request. */
+  touch(id: string): void {
+    this.uses.record(id, this.clock.now());
+  }
+
+  /** Writes the last uses still held; at shutdown, before the store closes. */
+  close(): Promise<void> {
+    return this.uses.close();
   }
 }
 

@@ -4,6 +4,7 @@
  * index makes a second debit or refund of one request impossible rather than unlikely.
  */
 import { paddedIdList } from './id-lists.js';
+import { writeLastUses } from './last-uses.js';
 import type { Executor } from './request-store.js';
 import type { AccountRecord, ApiKeyRecord, Scope } from './records.js';
 import { toAccountRecord, toApiKeyRecord } from './row-mapping.js';
@@ -104,9 +105,9 @@ export class AccountStore {
     return changes;
   }
 
-  /** Records use of a key, at most once per `resolutionMs`, so reads do not turn into a write each. */
-  async touchApiKey(id: string, atMs: number, resolutionMs: number): Promise<void> {
-    await this.db.run('UPDATE api_keys SET last_used_at_ms = ? WHERE id = ? AND (last_used_at_ms IS NULL OR last_used_at_ms < ?)', [atMs, id, atMs - resolutionMs]);
+  /** Records the last use of keys, each by its id, in one statement (accounts/last-use-recorder.ts gathers them). */
+  async touchApiKeys(uses: ReadonlyMap<string, number>, resolutionMs: number): Promise<void> {
+    await writeLastUses(this.db, 'api_keys', uses, resolutionMs);
   }
 
   /** Takes `amount` credits if the balance covers it; false (and nothing written) when it does not. */

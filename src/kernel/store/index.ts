@@ -6,5 +6,6 @@ export { RequestAdmissions, type Admission, type AdmissionResult } from './reque
 export { IdempotencyStore, type IdempotencyRecord } from './idempotency-store.js';
 export { openDatabase, migrateToLatest, type Database, type DatabaseDialect } from './open-database.js';
 export { newId } from './ids.js';
+export { writeLastUses, type LastUseTable } from './last-uses.js';
 export { withTransientRetry, isTransientDatabaseError, isDuplicateKeyError } from './transient-retry.js';
 export type { SqlDatabase, SqlExecutor } from './sql-executor.js';

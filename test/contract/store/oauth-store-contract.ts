@@ -47,6 +47,22 @@ export function describeOAuthStoreContract(name: string, open: OpenContractDatab
       expect(await models.purgeExpired(now + 1)).to.equal(3);
     });
 
+    it("records a link's last use to the minute, written at the latest when the links close", async () => {
+      const { links } = openOAuth(database.sql, apiKeys, clock, 'https://gw.example.com');
+      const link = await links.approve({ grantId: 'g_use', accountId, userId: 'user_1', clientId: 'client_use', clientName: 'Used', scopes: ['requests:read'], redirectUris: ['http://127.0.0.1:1/cb'] });
+      const lastUse = async () => (await links.listForAccount(accountId)).find((candidate) => candidate.id === link.id)!.lastUsedAtMs;
+      const usedAt = now;
+      links.touch(link.id);
+      now += 59_000;
+      links.touch(link.id);
+      await links.close();
+      expect(await lastUse()).to.equal(usedAt);
+      now += 1_000;
+      links.touch(link.id);
+      await links.close();
+      expect(await lastUse(), 'a minute later').to.equal(usedAt + 60_000);
+    });
+
     it('revokes by grant: every token of the grant goes, the grant itself revokes its link and key', async () => {
       const { models, links } = await openOAuth(database.sql, apiKeys, clock, 'https://gw.example.com');
       const link = await links.approve({ grantId: 'g2', accountId, userId: 'user_1', clientId: 'client_1', clientName: 'Claude', scopes: ['requests:read'], redirectUris: ['http://127.0.0.1:1/cb'] });

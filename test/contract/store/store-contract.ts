@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import type { JsonObject } from '../../../src/kernel/plugin-sdk/index.js';
-import { AccountStore, IdempotencyStore, RequestAdmissions, RequestStore, migrateToLatest, newId, openDatabase, recordedTaskRow, type Database, type KnownRow } from '../../../src/kernel/store/index.js';
+import { AccountStore, IdempotencyStore, RequestAdmissions, RequestStore, migrateToLatest, newId, openDatabase, recordedTaskRow, type Database, type KnownRow, type SqlDatabase } from '../../../src/kernel/store/index.js';
 
 export function describeStoreContract(name: string, open: (context: Mocha.Context) => Promise<{ url: string; cleanup(): Promise<void> }>): void {
   describe(`store contract: ${name}`, function () {
@@ -384,11 +384,35 @@ export function describeStoreContract(name: string, open: (context: Mocha.Contex
       const id = newId('key');
       await accounts.insertApiKey({ id, accountId, name: 'n', keyPrefix: 'mg_abcdefgh', scopes: ['requests:read'], createdAtMs: 1, lastUsedAtMs: null, revokedAtMs: null, keyHash: 'f'.repeat(64) });
       expect(await accounts.findApiKeyByHash('f'.repeat(64))).to.include({ id, name: 'n' });
-      await accounts.touchApiKey(id, 10_000, 1000);
-      await accounts.touchApiKey(id, 10_500, 1000);
-      expect((await accounts.findApiKeyByHash('f'.repeat(64)))!.lastUsedAtMs).to.equal(10_000);
+      await accounts.touchApiKeys(new Map([[id, 10_000]]), 1000);
+      await accounts.touchApiKeys(new Map([[id, 10_500]]), 1000);
+      expect((await accounts.findApiKeyByHash('f'.repeat(64)))!.lastUsedAtMs, 'within the resolution of the last write').to.equal(10_000);
+      await accounts.touchApiKeys(new Map([[id, 9_000]]), 1000);
+      expect((await accounts.findApiKeyByHash('f'.repeat(64)))!.lastUsedAtMs, 'never backwards').to.equal(10_000);
       expect(await accounts.revokeApiKey(id, 20_000)).to.equal(1);
       expect(await accounts.revokeApiKey(id, 30_000)).to.equal(0);
+    });
+
+    it("writes many keys' last use in one statement, each its own time, forward only", async () => {
+      const accountId = await account(0);
+      const ids = Array.from({ length: 600 }, () => newId('key'));
+      for (const [index, id] of ids.entries()) {
+        const hash = index.toString(16).padStart(64, '0');
+        await accounts.insertApiKey({ id, accountId, name: `k${index}`, keyPrefix: `mg_${index}`, scopes: ['requests:read'], createdAtMs: 1, lastUsedAtMs: null, revokedAtMs: null, keyHash: hash });
+      }
+      await accounts.touchApiKeys(new Map([[ids[0]!, 50_000]]), 1000);
+      const statements: string[] = [];
+      const counting = new AccountStore(Object.assign(Object.create(database.sql) as SqlDatabase, { run: (sql: string, params?: unknown[]) => (statements.push(sql), database.sql.run(sql, params)) }));
+      // Three keys (a count padded to four) and then 600, more than one statement holds.
+      await counting.touchApiKeys(new Map([[ids[0]!, 40_000], [ids[1]!, 41_000], [ids[2]!, 42_000]]), 1000);
+      expect(statements).to.have.length(1);
+      await counting.touchApiKeys(new Map(ids.map((id, index) => [id, 60_000 + index])), 1000);
+      expect(statements).to.have.length(3);
+      const lastUses = new Map((await accounts.listApiKeysOfAccount(accountId)).map((key) => [key.id, key.lastUsedAtMs]));
+      expect(ids.map((id) => lastUses.get(id))).to.deep.equal(ids.map((_, index) => 60_000 + index));
+      await counting.touchApiKeys(new Map([[ids[0]!, 60_500], [ids[1]!, 70_000]]), 1000);
+      const after = new Map((await accounts.listApiKeysOfAccount(accountId)).map((key) => [key.id, key.lastUsedAtMs]));
+      expect([after.get(ids[0]!), after.get(ids[1]!)], 'within the resolution: kept; past it: moved').to.deep.equal([60_000, 70_000]);
     });
   });
 }
